@@ -1,0 +1,58 @@
+// The registry: the single list of algorithms. The CLI, `a2a list`, the tests and the
+// benchmarks all iterate over it; adding an algorithm is one source file plus one line in
+// alltoall/src/registry.cpp.
+#pragma once
+
+#include <mpi.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "a2a/alltoall.hpp"
+
+namespace a2a {
+
+namespace detail {
+struct Context;
+class PlanImpl;
+}
+
+struct ParamInfo {
+  std::string name;
+  std::string default_value;  // as it would be written in a spec
+  std::string help;           // including the valid range
+};
+
+struct AlgorithmInfo {
+  std::string name;
+  unsigned kinds = 0;  // bit-or of Kind values
+  std::vector<ParamInfo> params;
+  std::string source;  // paper and section
+  std::string cost;    // rounds and bytes per rank, in words
+  std::string summary;
+
+  // Resolves and range-checks the parameters for this context and throws SpecError if the
+  // algorithm cannot serve it. Local: no communication happens here.
+  std::function<void(detail::Context&)> validate;
+  // Builds the plan; may communicate (collective over the plan's communicator).
+  std::function<std::unique_ptr<detail::PlanImpl>(const detail::Context&)> build;
+
+  bool supports(Kind kind) const { return (kinds & static_cast<unsigned>(kind)) != 0; }
+  const ParamInfo* param(const std::string& key) const;
+};
+
+const std::vector<AlgorithmInfo>& registry();
+const AlgorithmInfo* find_algorithm(const std::string& name);
+
+// The names of every algorithm that serves this kind, in registry order.
+std::vector<std::string> algorithm_names(Kind kind);
+
+// Whether a spec can be planned for (comm, kind) without throwing: the reason if not. Used by
+// `a2a bench --algorithms all` to skip inapplicable entries. Local, no communication.
+std::optional<std::string> check_applicable(const std::string& spec, MPI_Comm comm, Kind kind,
+                                            std::size_t block_bytes);
+
+}  // namespace a2a

@@ -1,0 +1,125 @@
+// mpi: the MPI library's own MPI_Alltoall / MPI_Alltoallv, the baseline every other backend is
+// compared against. Cost: whatever the library chose (not counted: rounds = 0).
+// Counts are int in MPI-3, so blocks above INT_MAX bytes use a derived type of that size
+// (uniform), and layouts with large counts or displacements use MPI_Alltoallw with one
+// displaced byte type per peer (vector).
+#include <climits>
+
+#include "detail/algorithms.hpp"
+#include "detail/context.hpp"
+#include "detail/p2p.hpp"
+#include "detail/plan_impl.hpp"
+
+namespace a2a::detail {
+namespace {
+
+bool fits_int(const std::vector<std::size_t>& v) {
+  for (std::size_t x : v) {
+    if (x > static_cast<std::size_t>(INT_MAX)) return false;
+  }
+  return true;
+}
+
+std::vector<int> to_int(const std::vector<std::size_t>& v) {
+  return std::vector<int>(v.begin(), v.end());
+}
+
+void count_logical(const Context& ctx, Counters& c) {
+  for (int i = 0; i < ctx.procs; ++i) {
+    const std::size_t bytes = ctx.layout.send_counts[static_cast<std::size_t>(i)];
+    if (i == ctx.rank || bytes == 0) continue;
+    c.blocks_sent += 1;
+    c.messages_sent += 1;
+    c.bytes_sent += bytes;
+  }
+}
+
+class MpiUniform final : public PlanImpl {
+ public:
+  explicit MpiUniform(const Context& ctx) : ctx_(ctx) {
+    if (ctx.block_bytes > static_cast<std::size_t>(INT_MAX)) {
+      type_ = contiguous_bytes_type(ctx.block_bytes);
+      count_ = 1;
+    } else {
+      count_ = static_cast<int>(ctx.block_bytes);
+    }
+  }
+  ~MpiUniform() override {
+    if (type_ != MPI_BYTE) MPI_Type_free(&type_);
+  }
+  void execute(const std::byte* send, std::byte* recv, Counters& c) override {
+    check_mpi(MPI_Alltoall(send, count_, type_, recv, count_, type_, ctx_.comm), "MPI_Alltoall");
+    count_logical(ctx_, c);
+  }
+
+ private:
+  Context ctx_;
+  MPI_Datatype type_ = MPI_BYTE;
+  int count_ = 0;
+};
+
+class MpiVector final : public PlanImpl {
+ public:
+  explicit MpiVector(const Context& ctx) : ctx_(ctx) {
+    const auto& l = ctx.layout;
+    use_w_ = !(fits_int(l.send_counts) && fits_int(l.send_displs) && fits_int(l.recv_counts) &&
+               fits_int(l.recv_displs));
+    if (!use_w_) {
+      send_counts_ = to_int(l.send_counts);
+      send_displs_ = to_int(l.send_displs);
+      recv_counts_ = to_int(l.recv_counts);
+      recv_displs_ = to_int(l.recv_displs);
+      return;
+    }
+    const auto n = static_cast<std::size_t>(ctx.procs);
+    send_counts_.assign(n, 1);
+    recv_counts_.assign(n, 1);
+    send_displs_.assign(n, 0);
+    recv_displs_.assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      send_types_.push_back(displaced_bytes_type(l.send_counts[i], l.send_displs[i]));
+      recv_types_.push_back(displaced_bytes_type(l.recv_counts[i], l.recv_displs[i]));
+    }
+  }
+  ~MpiVector() override {
+    for (auto& t : send_types_) MPI_Type_free(&t);
+    for (auto& t : recv_types_) MPI_Type_free(&t);
+  }
+  void execute(const std::byte* send, std::byte* recv, Counters& c) override {
+    if (use_w_) {
+      check_mpi(MPI_Alltoallw(send, send_counts_.data(), send_displs_.data(), send_types_.data(),
+                              recv, recv_counts_.data(), recv_displs_.data(), recv_types_.data(),
+                              ctx_.comm),
+                "MPI_Alltoallw");
+    } else {
+      check_mpi(MPI_Alltoallv(send, send_counts_.data(), send_displs_.data(), MPI_BYTE, recv,
+                              recv_counts_.data(), recv_displs_.data(), MPI_BYTE, ctx_.comm),
+                "MPI_Alltoallv");
+    }
+    count_logical(ctx_, c);
+  }
+
+ private:
+  Context ctx_;
+  bool use_w_ = false;
+  std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;
+  std::vector<MPI_Datatype> send_types_, recv_types_;
+};
+
+}  // namespace
+
+AlgorithmInfo describe_mpi() {
+  AlgorithmInfo info;
+  info.name = "mpi";
+  info.kinds = static_cast<unsigned>(Kind::uniform) | static_cast<unsigned>(Kind::vector);
+  info.summary = "the MPI library's own MPI_Alltoall / MPI_Alltoallv (baseline)";
+  info.source = "MPI standard; algorithm chosen by the MPI library";
+  info.cost = "library-defined (not counted)";
+  info.build = [](const Context& ctx) -> std::unique_ptr<PlanImpl> {
+    if (ctx.kind == Kind::uniform) return std::make_unique<MpiUniform>(ctx);
+    return std::make_unique<MpiVector>(ctx);
+  };
+  return info;
+}
+
+}  // namespace a2a::detail

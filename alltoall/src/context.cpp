@@ -1,0 +1,95 @@
+#include <charconv>
+#include <cmath>
+
+#include "a2a/error.hpp"
+#include "a2a/model.hpp"
+#include "detail/context.hpp"
+
+namespace a2a::detail {
+
+const std::string& Context::raw(const std::string& key) const {
+  for (const auto& [k, v] : params) {
+    if (k == key) return v;
+  }
+  fail("internal error: parameter '" + key + "' is not declared");
+}
+
+void Context::fail(const std::string& message) const {
+  throw SpecError("backend '" + algorithm->name + "': " + message);
+}
+
+long long Context::int_param(const std::string& key, long long lo, long long hi) {
+  const std::string& text = raw(key);
+  long long value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    fail(key + "=" + text + " is not an integer");
+  }
+  if (value < lo || value > hi) {
+    fail(key + "=" + text + " is outside [" + std::to_string(lo) + ", " + std::to_string(hi) +
+         "]");
+  }
+  resolve(key, std::to_string(value));
+  return value;
+}
+
+long long Context::radix_param(const std::string& key, long long n, const char* what) {
+  const std::string& text = raw(key);
+  const long long hi = std::max<long long>(2, n);
+  long long value = 0;
+  if (text == "sqrt") {
+    value = static_cast<long long>(model::sqrt_radix(static_cast<std::uint64_t>(n)));
+  } else if (text == "max") {
+    value = hi;
+  } else {
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size()) {
+      fail(key + "=" + text + " is not an integer, 'sqrt' or 'max'");
+    }
+    if (value < 2 || value > hi) {
+      fail(key + "=" + text + " is outside [2, " + std::to_string(hi) + "] (" + what + " = " +
+           std::to_string(n) + ")");
+    }
+  }
+  resolve(key, std::to_string(value));
+  return value;
+}
+
+bool Context::bool_param(const std::string& key) {
+  const std::string& text = raw(key);
+  bool value = false;
+  if (text == "on" || text == "true" || text == "1") {
+    value = true;
+  } else if (text != "off" && text != "false" && text != "0") {
+    fail(key + "=" + text + " is not on or off");
+  }
+  resolve(key, value ? "on" : "off");
+  return value;
+}
+
+std::string Context::text_param(const std::string& key) {
+  std::string value = raw(key);
+  resolve(key, value);
+  return value;
+}
+
+void Context::resolve(const std::string& key, std::string value) {
+  for (auto& [k, v] : resolved) {
+    if (k == key) {
+      v = std::move(value);
+      return;
+    }
+  }
+  resolved.emplace_back(key, std::move(value));
+}
+
+std::string Context::resolved_name() const {
+  std::string out = algorithm->name;
+  for (std::size_t i = 0; i < resolved.size(); ++i) {
+    out += (i == 0 ? ":" : ",");
+    out += resolved[i].first + "=" + resolved[i].second;
+  }
+  return out;
+}
+
+}  // namespace a2a::detail

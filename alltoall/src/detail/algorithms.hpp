@@ -1,0 +1,16 @@
+// One describe_*() per algorithm source file; registry.cpp lists them.
+#pragma once
+
+#include "a2a/registry.hpp"
+
+namespace a2a::detail {
+
+AlgorithmInfo describe_mpi();
+AlgorithmInfo describe_linear();
+AlgorithmInfo describe_pairwise();
+AlgorithmInfo describe_bruck();
+AlgorithmInfo describe_tra();
+AlgorithmInfo describe_tra_modified();
+AlgorithmInfo describe_auto();
+
+}  // namespace a2a::detail

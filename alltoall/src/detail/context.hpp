@@ -1,0 +1,44 @@
+// What an algorithm sees when it is validated and built.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "a2a/alltoall.hpp"
+#include "a2a/registry.hpp"
+
+namespace a2a::detail {
+
+struct Context {
+  const AlgorithmInfo* algorithm = nullptr;
+  MPI_Comm comm = MPI_COMM_NULL;  // the plan's own communicator; MPI_COMM_NULL while validating
+  int rank = 0;
+  int procs = 1;
+  Kind kind = Kind::uniform;
+  std::size_t block_bytes = 0;  // uniform kind
+  VectorLayout layout;          // both kinds (the uniform layout for the uniform kind)
+
+  // Parameter values as written, defaults filled in, in the registry's order.
+  std::vector<std::pair<std::string, std::string>> params;
+  // Values after validation, every one explicit; they make up the resolved name.
+  std::vector<std::pair<std::string, std::string>> resolved;
+
+  const std::string& raw(const std::string& key) const;
+  // Integer in [lo, hi]; throws SpecError naming the algorithm, key and range.
+  long long int_param(const std::string& key, long long lo, long long hi);
+  // A radix: an integer, "sqrt" (ceil(sqrt(n))) or "max" (n), in [2, max(2, n)].
+  long long radix_param(const std::string& key, long long n, const char* what);
+  // on|off (also true/false, 1/0).
+  bool bool_param(const std::string& key);
+  // Any text (already non-empty); recorded as resolved.
+  std::string text_param(const std::string& key);
+  void resolve(const std::string& key, std::string value);
+  std::string resolved_name() const;
+  [[noreturn]] void fail(const std::string& message) const;
+};
+
+}  // namespace a2a::detail

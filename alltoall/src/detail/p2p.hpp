@@ -1,0 +1,48 @@
+// Point-to-point helpers with std::size_t byte counts. MPI counts are int, so a message above
+// max_message_bytes() travels as several messages with the same tag, which MPI's non-overtaking
+// rule delivers in order.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace a2a::detail {
+
+// A2A_MAX_MESSAGE_BYTES if set (tests set it small to exercise splitting), else 1 GiB; always
+// in [1, INT_MAX].
+std::size_t max_message_bytes();
+// How many MPI messages carry `bytes` (0 for 0 bytes: nothing is posted).
+std::size_t message_pieces(std::size_t bytes);
+
+void check_mpi(int code, const char* what);
+
+// A reusable request list: reserve() at plan time, then post/wait without allocating.
+class Requests {
+ public:
+  void reserve(std::size_t n) { requests_.reserve(n); }
+  void isend(const void* buf, std::size_t bytes, int peer, int tag, MPI_Comm comm);
+  void irecv(void* buf, std::size_t bytes, int peer, int tag, MPI_Comm comm);
+  void wait_all();
+  std::size_t pending() const { return requests_.size(); }
+
+ private:
+  std::vector<MPI_Request> requests_;
+};
+
+// Blocking exchange with one partner (send to dst, receive from src).
+void sendrecv(const void* send, std::size_t send_bytes, int dst, void* recv,
+              std::size_t recv_bytes, int src, int tag, MPI_Comm comm, Requests& requests);
+
+// A committed datatype that spans n contiguous bytes, for any n (types of types past INT_MAX).
+// The caller frees it with MPI_Type_free.
+MPI_Datatype contiguous_bytes_type(std::size_t n);
+// A committed type of n bytes starting at byte displacement disp (for MPI_Alltoallw).
+MPI_Datatype displaced_bytes_type(std::size_t n, std::size_t disp);
+
+// All ranks learn the first rank's error, if any rank has one; "" if none has.
+std::string agree_on_error(MPI_Comm comm, const std::string& local_error);
+
+}  // namespace a2a::detail

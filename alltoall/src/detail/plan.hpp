@@ -1,0 +1,33 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "a2a/alltoall.hpp"
+#include "detail/context.hpp"
+#include "detail/plan_impl.hpp"
+
+namespace a2a::detail {
+
+struct PlanState {
+  MPI_Comm comm = MPI_COMM_NULL;  // owned duplicate
+  Kind kind = Kind::uniform;
+  int procs = 1;
+  std::string name;
+  std::size_t send_extent = 0, recv_extent = 0;
+  std::unique_ptr<PlanImpl> impl;
+  Counters counters;
+  ~PlanState();
+};
+
+// Parses spec and validates it for ctx (ctx.rank/procs/kind/layout set by the caller), filling
+// ctx.algorithm, ctx.params and ctx.resolved. Returns the error message, or "" if valid. Local.
+std::string validate(std::string_view spec, Context& ctx);
+
+// The whole collective construction: validate on every rank, agree, duplicate the
+// communicator, build. Throws the same SpecError/Error on every rank.
+std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm, Kind kind,
+                                           std::size_t block_bytes, VectorLayout layout);
+
+}  // namespace a2a::detail

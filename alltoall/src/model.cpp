@@ -1,0 +1,66 @@
+// Propositions 1-4 of the configurable-alltoall paper (section III-A), in exact integer
+// arithmetic. The tests compare these with a brute-force enumeration of the digit rule and with
+// the counters of the running algorithms.
+#include "a2a/model.hpp"
+
+#include <stdexcept>
+
+namespace a2a::model {
+
+std::uint64_t digits(std::uint64_t procs, std::uint64_t radix) {
+  if (radix < 2) throw std::invalid_argument("radix must be at least 2");
+  std::uint64_t w = 0;
+  for (std::uint64_t power = 1; power < procs; power *= radix) ++w;
+  return w;
+}
+
+static std::uint64_t ipow(std::uint64_t base, std::uint64_t exp) {
+  std::uint64_t result = 1;
+  while (exp-- > 0) result *= base;
+  return result;
+}
+
+std::uint64_t rounds(std::uint64_t procs, std::uint64_t radix) {
+  const std::uint64_t w = digits(procs, radix);
+  if (w == 0) return 0;
+  const std::uint64_t top = ipow(radix, w - 1);
+  const std::uint64_t full = w * (radix - 1);
+  // Proposition 1 (P = r^w) is the case (r^w - P) = 0 of Proposition 3.
+  return full - (ipow(radix, w) - procs) / top;
+}
+
+std::uint64_t blocks_in_round(std::uint64_t procs, std::uint64_t radix, std::uint64_t x,
+                              std::uint64_t z) {
+  const std::uint64_t unit = ipow(radix, x);  // r^x
+  const std::uint64_t group = unit * radix;   // r^(x+1)
+  const std::uint64_t lc = procs / group * unit;
+  const std::uint64_t lgc = procs % group;
+  // t = lgc - z r^x may be negative: compare before subtracting.
+  if (lgc <= z * unit) return lc;
+  const std::uint64_t t = lgc - z * unit;
+  if (t / unit > 0) return lc + unit;
+  return lc + t % unit;
+}
+
+std::uint64_t blocks(std::uint64_t procs, std::uint64_t radix) {
+  const std::uint64_t w = digits(procs, radix);
+  if (w == 0) return 0;
+  if (ipow(radix, w) == procs) return w * (radix - 1) * ipow(radix, w - 1);  // Proposition 2
+  std::uint64_t total = 0;
+  for (std::uint64_t x = 0; x < w; ++x) {
+    for (std::uint64_t z = 1; z < radix; ++z) total += blocks_in_round(procs, radix, x, z);
+  }
+  return total;
+}
+
+RadixCost tra_cost(std::uint64_t procs, std::uint64_t radix) {
+  return {digits(procs, radix), rounds(procs, radix), blocks(procs, radix)};
+}
+
+std::uint64_t sqrt_radix(std::uint64_t procs) {
+  std::uint64_t r = 1;
+  while (r * r < procs) ++r;
+  return r < 2 ? 2 : r;
+}
+
+}  // namespace a2a::model

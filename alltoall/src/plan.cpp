@@ -1,0 +1,233 @@
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+#include "a2a/alltoall.hpp"
+#include "a2a/registry.hpp"
+#include "a2a/spec.hpp"
+#include "detail/p2p.hpp"
+#include "detail/plan.hpp"
+
+namespace a2a {
+
+const char* to_string(Kind kind) { return kind == Kind::uniform ? "uniform" : "vector"; }
+
+VectorLayout VectorLayout::uniform(int procs, std::size_t block_bytes) {
+  VectorLayout layout;
+  const auto n = static_cast<std::size_t>(procs);
+  layout.send_counts.assign(n, block_bytes);
+  layout.recv_counts.assign(n, block_bytes);
+  layout.send_displs.resize(n);
+  for (std::size_t i = 0; i < n; ++i) layout.send_displs[i] = i * block_bytes;
+  layout.recv_displs = layout.send_displs;
+  return layout;
+}
+
+static std::size_t extent_of(const std::vector<std::size_t>& counts,
+                             const std::vector<std::size_t>& displs) {
+  std::size_t extent = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i] > 0) extent = std::max(extent, displs[i] + counts[i]);
+  }
+  return extent;
+}
+
+std::size_t VectorLayout::send_extent() const { return extent_of(send_counts, send_displs); }
+std::size_t VectorLayout::recv_extent() const { return extent_of(recv_counts, recv_displs); }
+
+namespace detail {
+
+PlanState::~PlanState() {
+  impl.reset();
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (comm != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm);
+}
+
+static std::string check_layout(const VectorLayout& layout, int procs) {
+  const auto n = static_cast<std::size_t>(procs);
+  if (layout.send_counts.size() != n || layout.send_displs.size() != n ||
+      layout.recv_counts.size() != n || layout.recv_displs.size() != n) {
+    return "vector layout: counts and displacements must have one entry per rank (" +
+           std::to_string(procs) + ")";
+  }
+  // Receive regions may not overlap (MPI leaves that undefined; we reject it).
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return layout.recv_displs[a] < layout.recv_displs[b]; });
+  std::size_t end = 0;
+  std::size_t owner = n;
+  for (std::size_t i : order) {
+    if (layout.recv_counts[i] == 0) continue;
+    if (owner != n && layout.recv_displs[i] < end) {
+      return "vector layout: the receive regions of peers " + std::to_string(owner) + " and " +
+             std::to_string(i) + " overlap";
+    }
+    end = layout.recv_displs[i] + layout.recv_counts[i];
+    owner = i;
+  }
+  return {};
+}
+
+std::string validate(std::string_view text, Context& ctx) {
+  try {
+    const Spec spec = Spec::parse(text);
+    const AlgorithmInfo* info = find_algorithm(spec.name);
+    if (info == nullptr) {
+      std::string known;
+      for (const auto& a : registry()) known += (known.empty() ? "" : ", ") + a.name;
+      return "unknown backend '" + spec.name + "' (known: " + known + ")";
+    }
+    ctx.algorithm = info;
+    if (!info->supports(ctx.kind)) {
+      return "backend '" + info->name + "' does not support the " + to_string(ctx.kind) +
+             " (" + (ctx.kind == Kind::uniform ? "Alltoall" : "Alltoallv") + ") kind";
+    }
+    for (const auto& [key, value] : spec.params) {
+      if (info->param(key) == nullptr) {
+        std::string known;
+        for (const auto& p : info->params) known += (known.empty() ? "" : ", ") + p.name;
+        return "backend '" + info->name + "': unknown parameter '" + key + "' (parameters: " +
+               (known.empty() ? "none" : known) + ")";
+      }
+    }
+    ctx.params.clear();
+    ctx.resolved.clear();
+    for (const auto& p : info->params) {
+      const std::string* given = spec.find(p.name);
+      ctx.params.emplace_back(p.name, given ? *given : p.default_value);
+    }
+    if (ctx.kind == Kind::vector) {
+      if (std::string error = check_layout(ctx.layout, ctx.procs); !error.empty()) return error;
+    }
+    if (info->validate) info->validate(ctx);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return {};
+}
+
+// Ranks that resolved different backends would deadlock: compare a hash of what each resolved.
+static bool ranks_agree(MPI_Comm comm, const std::string& resolved) {
+  unsigned long long h = std::hash<std::string>{}(resolved);
+  unsigned long long both[2] = {h, ~h};
+  MPI_Allreduce(MPI_IN_PLACE, both, 2, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm);
+  return both[0] == h && both[1] == ~h;
+}
+
+std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm, Kind kind,
+                                           std::size_t block_bytes, VectorLayout layout) {
+  if (comm == MPI_COMM_NULL) throw Error("a2a::Plan: communicator is MPI_COMM_NULL");
+  int inter = 0;
+  MPI_Comm_test_inter(comm, &inter);
+  if (inter) throw Error("a2a::Plan: inter-communicators are not supported");
+  Context ctx;
+  MPI_Comm_rank(comm, &ctx.rank);
+  MPI_Comm_size(comm, &ctx.procs);
+  ctx.kind = kind;
+  ctx.block_bytes = block_bytes;
+  ctx.layout = std::move(layout);
+
+  std::string error = validate(spec, ctx);
+  error = agree_on_error(comm, error);
+  if (!error.empty()) throw SpecError(error);
+  const std::string resolved = ctx.resolved_name();
+  const std::string shape = kind == Kind::uniform ? std::to_string(block_bytes) : "v";
+  if (!ranks_agree(comm, resolved + "/" + to_string(kind) + "/" + shape)) {
+    throw SpecError("ranks disagree on the backend or exchange shape (this rank: " + resolved +
+                    ", " + to_string(kind) + ")");
+  }
+
+  auto state = std::make_unique<PlanState>();
+  check_mpi(MPI_Comm_dup(comm, &state->comm), "MPI_Comm_dup");
+  ctx.comm = state->comm;
+  std::string build_error;
+  try {
+    state->impl = ctx.algorithm->build(ctx);
+  } catch (const std::exception& e) {
+    build_error = std::string("backend '") + ctx.algorithm->name + "': " + e.what();
+  }
+  build_error = agree_on_error(state->comm, build_error);
+  if (!build_error.empty()) throw Error(build_error);
+
+  state->kind = kind;
+  state->procs = ctx.procs;
+  const std::string delegate = state->impl->delegate_name();
+  state->name = delegate.empty() ? resolved : resolved + "->" + delegate;
+  state->send_extent = ctx.layout.send_extent();
+  state->recv_extent = ctx.layout.recv_extent();
+  return state;
+}
+
+}  // namespace detail
+
+Plan::Plan(std::unique_ptr<detail::PlanState> state) : state_(std::move(state)) {}
+
+Plan::Plan(std::string_view spec, MPI_Comm comm, std::size_t block_bytes) {
+  int procs = 1;
+  if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &procs);
+  state_ = detail::make_plan_state(spec, comm, Kind::uniform, block_bytes,
+                                   VectorLayout::uniform(procs, block_bytes));
+}
+
+Plan::Plan(std::string_view spec, MPI_Comm comm, VectorLayout layout)
+    : state_(detail::make_plan_state(spec, comm, Kind::vector, 0, std::move(layout))) {}
+
+Plan Plan::from_alltoallv(std::string_view spec, MPI_Comm comm, const int* send_counts,
+                          const int* send_displs, MPI_Datatype send_type, const int* recv_counts,
+                          const int* recv_displs, MPI_Datatype recv_type) {
+  int procs = 1;
+  MPI_Comm_size(comm, &procs);
+  std::string error;
+  VectorLayout layout;
+  auto convert = [&](const int* counts, const int* displs, MPI_Datatype type,
+                     std::vector<std::size_t>& byte_counts, std::vector<std::size_t>& byte_displs,
+                     const char* side) {
+    int size = 0;
+    MPI_Aint lb = 0, extent = 0;
+    MPI_Type_size(type, &size);
+    MPI_Type_get_extent(type, &lb, &extent);
+    if (lb != 0 || static_cast<MPI_Aint>(size) != extent) {
+      error = std::string(side) + " datatype is not contiguous (size " + std::to_string(size) +
+              ", extent " + std::to_string(extent) + ")";
+      return;
+    }
+    for (int i = 0; i < procs; ++i) {
+      if (counts[i] < 0 || displs[i] < 0) {
+        error = std::string(side) + " count or displacement of peer " + std::to_string(i) +
+                " is negative";
+        return;
+      }
+      byte_counts.push_back(static_cast<std::size_t>(counts[i]) * static_cast<std::size_t>(size));
+      byte_displs.push_back(static_cast<std::size_t>(displs[i]) *
+                            static_cast<std::size_t>(extent));
+    }
+  };
+  convert(send_counts, send_displs, send_type, layout.send_counts, layout.send_displs, "send");
+  if (error.empty()) {
+    convert(recv_counts, recv_displs, recv_type, layout.recv_counts, layout.recv_displs, "recv");
+  }
+  error = detail::agree_on_error(comm, error);
+  if (!error.empty()) throw Error("a2a::Plan::from_alltoallv: " + error);
+  return Plan(spec, comm, std::move(layout));
+}
+
+Plan::Plan(Plan&&) noexcept = default;
+Plan& Plan::operator=(Plan&&) noexcept = default;
+Plan::~Plan() = default;
+
+void Plan::execute(const void* send, void* recv) {
+  state_->counters = Counters{};
+  state_->impl->execute(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv),
+                        state_->counters);
+}
+
+Kind Plan::kind() const { return state_->kind; }
+int Plan::procs() const { return state_->procs; }
+const std::string& Plan::name() const { return state_->name; }
+const Counters& Plan::counters() const { return state_->counters; }
+std::size_t Plan::send_extent() const { return state_->send_extent; }
+std::size_t Plan::recv_extent() const { return state_->recv_extent; }
+
+}  // namespace a2a

@@ -1,0 +1,29 @@
+// The a2a subcommands. Each setup_* registers its options on the CLI and returns the function
+// that runs it; every rank parses the same argv, so option errors are identical on every rank.
+#pragma once
+
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+namespace a2a::app {
+
+struct Session {
+  MPI_Comm comm = MPI_COMM_WORLD;
+  int rank = 0;
+  int procs = 1;
+  bool root() const { return rank == 0; }
+};
+
+using Runner = std::function<int()>;
+
+Runner setup_list(CLI::App& app, const Session& session);
+Runner setup_model(CLI::App& app, const Session& session);
+Runner setup_bench(CLI::App& app, const Session& session);
+
+// "MIN:MAX" (powers of two from MIN to MAX; MIN = 0 adds 0 first) or "a,b,c". Throws a2a::Error.
+std::vector<std::size_t> parse_sizes(const std::string& text);
+
+}  // namespace a2a::app

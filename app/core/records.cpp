@@ -1,0 +1,94 @@
+#include "records.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "a2a/error.hpp"
+
+namespace a2a {
+
+Format parse_format(const std::string& text) {
+  if (text == "table") return Format::table;
+  if (text == "csv") return Format::csv;
+  if (text == "json") return Format::json;
+  throw Error("unknown format '" + text + "' (table, csv or json)");
+}
+
+static std::string cell(const nlohmann::json& value) {
+  if (value.is_null()) return "-";
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_float()) {
+    const double v = value.get<double>();
+    char buf[64];
+    if (v != 0 && (std::abs(v) >= 1e6 || std::abs(v) < 1e-2)) {
+      std::snprintf(buf, sizeof buf, "%.3g", v);
+    } else {
+      std::snprintf(buf, sizeof buf, "%.2f", v);
+    }
+    return buf;
+  }
+  return value.dump();
+}
+
+static std::string csv_cell(const nlohmann::json& value) {
+  if (value.is_null()) return "";
+  std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+void write_records(std::ostream& out, const std::vector<nlohmann::json>& records,
+                   const std::vector<std::string>& columns, Format format) {
+  auto get = [](const nlohmann::json& r, const std::string& key) {
+    return r.contains(key) ? r.at(key) : nlohmann::json();
+  };
+  if (format == Format::json) {
+    for (const auto& r : records) out << r.dump() << "\n";
+    return;
+  }
+  if (format == Format::csv) {
+    for (std::size_t c = 0; c < columns.size(); ++c) out << (c ? "," : "") << columns[c];
+    out << "\n";
+    for (const auto& r : records) {
+      for (std::size_t c = 0; c < columns.size(); ++c) {
+        out << (c ? "," : "") << csv_cell(get(r, columns[c]));
+      }
+      out << "\n";
+    }
+    return;
+  }
+  std::vector<std::size_t> width(columns.size());
+  std::vector<bool> numeric(columns.size(), true);  // numbers right-aligned, text left-aligned
+  std::vector<std::vector<std::string>> cells;
+  for (std::size_t c = 0; c < columns.size(); ++c) width[c] = columns[c].size();
+  for (const auto& r : records) {
+    auto& row = cells.emplace_back();
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const nlohmann::json value = get(r, columns[c]);
+      if (value.is_string()) numeric[c] = false;
+      row.push_back(cell(value));
+      width[c] = std::max(width[c], row.back().size());
+    }
+  }
+  auto line = [&](const std::vector<std::string>& row) {
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const std::string& s = row[c];
+      const std::size_t pad = width[c] - s.size();
+      if (c > 0) out << "  ";
+      if (numeric[c]) out << std::string(pad, ' ') << s;
+      else out << s << (c + 1 < row.size() ? std::string(pad, ' ') : "");
+    }
+    out << "\n";
+  };
+  line(columns);
+  std::vector<std::string> rule;
+  for (std::size_t w : width) rule.emplace_back(w, '-');
+  line(rule);
+  for (const auto& row : cells) line(row);
+}
+
+}  // namespace a2a

@@ -1,0 +1,19 @@
+// Result records (DESIGN.md "CLI"): one JSON object per measurement, or CSV, or a table.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace a2a {
+
+enum class Format { table, csv, json };
+Format parse_format(const std::string& text);
+
+// Writes records (JSON objects with the same keys) in the chosen format. `columns` orders the
+// table and CSV; JSON prints every key of every record, one object per line.
+void write_records(std::ostream& out, const std::vector<nlohmann::json>& records,
+                   const std::vector<std::string>& columns, Format format);
+
+}  // namespace a2a

@@ -1,0 +1,47 @@
+// a2a: one executable, one subcommand per file (cmd_*.cpp).
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+#include "a2a/error.hpp"
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  a2a::app::Session session;
+  MPI_Comm_rank(session.comm, &session.rank);
+  MPI_Comm_size(session.comm, &session.procs);
+
+  CLI::App app{"a2a: distributed FFTs and transpositions with a pluggable all-to-all layer"};
+  app.require_subcommand(1);
+  std::map<CLI::App*, a2a::app::Runner> runners;
+  for (auto setup : {a2a::app::setup_list, a2a::app::setup_model, a2a::app::setup_bench}) {
+    const std::size_t before = app.get_subcommands({}).size();
+    a2a::app::Runner run = setup(app, session);
+    runners[app.get_subcommands({})[before]] = std::move(run);
+  }
+
+  int code = 0;
+  try {
+    app.parse(argc, argv);
+    for (const auto& [sub, run] : runners) {
+      if (sub->parsed()) code = run();
+    }
+  } catch (const CLI::ParseError& e) {
+    // Help and usage errors: every rank has the same argv, so every rank lands here.
+    if (session.root()) {
+      code = app.exit(e);
+    } else {
+      code = e.get_exit_code();
+    }
+  } catch (const a2a::Error& e) {
+    // Library and input errors are agreed on by all ranks before they are thrown.
+    if (session.root()) std::fprintf(stderr, "a2a: error: %s\n", e.what());
+    code = 2;
+  }
+  MPI_Finalize();
+  return code;
+}

@@ -1,0 +1,30 @@
+# Every external dependency is found here, as imported targets only.
+find_package(MPI REQUIRED COMPONENTS C CXX)
+find_package(nlohmann_json 3 REQUIRED)
+find_package(CLI11 CONFIG QUIET)
+if(NOT CLI11_FOUND)
+  # Debian 12's libcli11-dev ships the headers without a CMake package.
+  find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
+  add_library(CLI11::CLI11 INTERFACE IMPORTED)
+  target_include_directories(CLI11::CLI11 INTERFACE "${CLI11_INCLUDE_DIR}")
+endif()
+
+if(A2A_WITH_FFTW)
+  find_package(PkgConfig REQUIRED)
+  pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3 fftw3f)
+  # FFTW's MPI libraries have no pkg-config file on Debian: find them beside libfftw3.
+  find_library(FFTW3_MPI_LIBRARY fftw3_mpi HINTS ${FFTW3_LIBRARY_DIRS} REQUIRED)
+  find_library(FFTW3F_MPI_LIBRARY fftw3f_mpi HINTS ${FFTW3_LIBRARY_DIRS} REQUIRED)
+  add_library(a2a_fftw3_mpi INTERFACE)
+  add_library(FFTW3::mpi ALIAS a2a_fftw3_mpi)
+  target_link_libraries(a2a_fftw3_mpi INTERFACE ${FFTW3_MPI_LIBRARY} ${FFTW3F_MPI_LIBRARY}
+                                                PkgConfig::FFTW3 MPI::MPI_C)
+endif()
+
+if(A2A_WITH_HDF5)
+  set(HDF5_PREFER_PARALLEL ON)
+  find_package(HDF5 REQUIRED COMPONENTS C)
+  if(NOT HDF5_IS_PARALLEL)
+    message(FATAL_ERROR "a2a needs a parallel HDF5 (Debian: libhdf5-openmpi-dev)")
+  endif()
+endif()
