@@ -70,6 +70,21 @@ static std::string check_layout(const VectorLayout& layout, int procs) {
   return {};
 }
 
+static std::string check_counts_match(const Context& ctx) {
+  static_assert(sizeof(unsigned long long) == sizeof(std::size_t));
+  std::vector<std::size_t> incoming(ctx.layout.send_counts.size());
+  MPI_Alltoall(ctx.layout.send_counts.data(), 1, MPI_UNSIGNED_LONG_LONG, incoming.data(), 1,
+               MPI_UNSIGNED_LONG_LONG, ctx.comm);
+  for (std::size_t i = 0; i < incoming.size(); ++i) {
+    if (incoming[i] != ctx.layout.recv_counts[i]) {
+      return "vector layout: rank " + std::to_string(i) + " sends " + std::to_string(incoming[i]) +
+             " bytes to rank " + std::to_string(ctx.rank) + ", which expects " +
+             std::to_string(ctx.layout.recv_counts[i]);
+    }
+  }
+  return {};
+}
+
 std::string validate(std::string_view text, Context& ctx) {
   try {
     const Spec spec = Spec::parse(text);
@@ -108,12 +123,17 @@ std::string validate(std::string_view text, Context& ctx) {
   return {};
 }
 
-// Ranks that resolved different backends would deadlock: compare a hash of what each resolved.
-static bool ranks_agree(MPI_Comm comm, const std::string& resolved) {
-  unsigned long long h = std::hash<std::string>{}(resolved);
-  unsigned long long both[2] = {h, ~h};
-  MPI_Allreduce(MPI_IN_PLACE, both, 2, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm);
-  return both[0] == h && both[1] == ~h;
+// Ranks that resolved different backends or shapes would deadlock: every rank compares what it
+// resolved with rank 0, and the first rank that differs names both.
+static std::string compare_with_root(MPI_Comm comm, int rank, const std::string& mine) {
+  std::string root = mine;
+  unsigned long long length = root.size();
+  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  root.resize(length);
+  MPI_Bcast(root.data(), static_cast<int>(length), MPI_CHAR, 0, comm);
+  if (root == mine) return {};
+  return "ranks disagree on the backend or exchange shape: rank 0 has '" + root + "', rank " +
+         std::to_string(rank) + " has '" + mine + "'";
 }
 
 std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm, Kind kind,
@@ -133,15 +153,21 @@ std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm,
   error = agree_on_error(comm, error);
   if (!error.empty()) throw SpecError(error);
   const std::string resolved = ctx.resolved_name();
-  const std::string shape = kind == Kind::uniform ? std::to_string(block_bytes) : "v";
-  if (!ranks_agree(comm, resolved + "/" + to_string(kind) + "/" + shape)) {
-    throw SpecError("ranks disagree on the backend or exchange shape (this rank: " + resolved +
-                    ", " + to_string(kind) + ")");
-  }
+  const std::string shape = kind == Kind::uniform
+                                ? "uniform, " + std::to_string(block_bytes) + " B blocks"
+                                : std::string("vector");
+  error = agree_on_error(comm, compare_with_root(comm, ctx.rank, resolved + " (" + shape + ")"));
+  if (!error.empty()) throw SpecError(error);
 
   auto state = std::make_unique<PlanState>();
   check_mpi(MPI_Comm_dup(comm, &state->comm), "MPI_Comm_dup");
   ctx.comm = state->comm;
+  if (kind == Kind::vector) {
+    // What each peer will send here must be what this rank expects to receive, or some rank
+    // would wait forever (or truncate): one small exchange of counts at plan time catches it.
+    error = agree_on_error(state->comm, check_counts_match(ctx));
+    if (!error.empty()) throw SpecError(error);
+  }
   std::string build_error;
   try {
     state->impl = ctx.algorithm->build(ctx);
