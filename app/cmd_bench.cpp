@@ -23,10 +23,20 @@ std::size_t parse_size(std::string_view text) {
   std::size_t scale = 1;
   if (!text.empty()) {
     switch (text.back()) {
-      case 'k': case 'K': scale = std::size_t{1} << 10; break;
-      case 'm': case 'M': scale = std::size_t{1} << 20; break;
-      case 'g': case 'G': scale = std::size_t{1} << 30; break;
-      default: break;
+      case 'k':
+      case 'K':
+        scale = std::size_t{1} << 10;
+        break;
+      case 'm':
+      case 'M':
+        scale = std::size_t{1} << 20;
+        break;
+      case 'g':
+      case 'G':
+        scale = std::size_t{1} << 30;
+        break;
+      default:
+        break;
     }
     if (scale != 1) text.remove_suffix(1);
   }
@@ -49,7 +59,8 @@ struct Entry {
 std::size_t count_mismatches(const std::vector<std::byte>& recv,
                              const std::vector<std::byte>& reference) {
   std::size_t wrong = 0;
-  for (std::size_t i = 0; i < recv.size(); ++i) wrong += recv[i] != reference[i];
+  for (std::size_t i = 0; i < recv.size(); ++i)
+    wrong += recv[i] != reference[i];
   return wrong;
 }
 
@@ -62,7 +73,8 @@ std::vector<std::size_t> parse_sizes(const std::string& text) {
     const std::size_t hi = parse_size(std::string_view(text).substr(colon + 1));
     if (lo > hi) throw Error("--sizes " + text + ": MIN is larger than MAX");
     if (lo == 0) sizes.push_back(0);
-    for (std::size_t s = std::max<std::size_t>(lo, 1); s <= hi; s *= 2) sizes.push_back(s);
+    for (std::size_t s = std::max<std::size_t>(lo, 1); s <= hi; s *= 2)
+      sizes.push_back(s);
   } else {
     std::size_t start = 0;
     while (start <= text.size()) {
@@ -112,8 +124,8 @@ Runner setup_bench(CLI::App& app, const Session& session) {
     for (std::size_t si = 0; si < sizes.size(); ++si) {
       const std::size_t bytes = sizes[si];
       if (session.root()) {
-        std::cerr << "bench: " << bytes << " B per peer (" << si + 1 << "/" << sizes.size()
-                  << ")" << std::endl;
+        std::cerr << "bench: " << bytes << " B per peer (" << si + 1 << "/" << sizes.size() << ")"
+                  << std::endl;
       }
       std::vector<Entry> entries;
       for (const std::string& spec : specs) {
@@ -177,8 +189,8 @@ Runner setup_bench(CLI::App& app, const Session& session) {
           const double t0 = MPI_Wtime();
           e.plan.execute(send.data(), recv.data());
           double elapsed = MPI_Wtime() - t0;
-          MPI_Reduce(session.root() ? MPI_IN_PLACE : &elapsed, &elapsed, 1, MPI_DOUBLE, MPI_MAX,
-                     0, session.comm);
+          MPI_Reduce(session.root() ? MPI_IN_PLACE : &elapsed, &elapsed, 1, MPI_DOUBLE, MPI_MAX, 0,
+                     session.comm);
           if (session.root()) e.times.push_back(elapsed * 1e6);
         }
       }
@@ -191,13 +203,23 @@ Runner setup_bench(CLI::App& app, const Session& session) {
       for (const Entry& e : entries) {
         const stats::Summary s = stats::summarize(e.times);
         const Counters& c = e.plan.counters();
-        nlohmann::json rec = {
-            {"app", "bench"}, {"backend", e.plan.name()}, {"kind", "uniform"},
-            {"procs", P}, {"bytes", bytes}, {"iters", opt->iters},
-            {"median_us", s.median}, {"min_us", s.min}, {"max_us", s.max}, {"mean_us", s.mean},
-            {"ci95_low_us", s.ci95_low}, {"ci95_high_us", s.ci95_high}, {"check", e.check},
-            {"rounds", c.rounds}, {"blocks_sent", c.blocks_sent},
-            {"messages_sent", c.messages_sent}, {"bytes_sent", c.bytes_sent}};
+        nlohmann::json rec = {{"app", "bench"},
+                              {"backend", e.plan.name()},
+                              {"kind", "uniform"},
+                              {"procs", P},
+                              {"bytes", bytes},
+                              {"iters", opt->iters},
+                              {"median_us", s.median},
+                              {"min_us", s.min},
+                              {"max_us", s.max},
+                              {"mean_us", s.mean},
+                              {"ci95_low_us", s.ci95_low},
+                              {"ci95_high_us", s.ci95_high},
+                              {"check", e.check},
+                              {"rounds", c.rounds},
+                              {"blocks_sent", c.blocks_sent},
+                              {"messages_sent", c.messages_sent},
+                              {"bytes_sent", c.bytes_sent}};
         if (baseline != nullptr) {
           const stats::Ratio r = stats::median_ratio(e.times, baseline->times);
           rec["vs_mpi"] = r.value;
@@ -212,9 +234,9 @@ Runner setup_bench(CLI::App& app, const Session& session) {
     }
 
     if (session.root()) {
-      const std::vector<std::string> columns = {
-          "backend", "bytes", "median_us", "ci95_us", "mean_us", "min_us", "max_us", "vs_mpi",
-          "rounds", "blocks_sent", "check"};
+      const std::vector<std::string> columns = {"backend", "bytes",       "median_us", "ci95_us",
+                                                "mean_us", "min_us",      "max_us",    "vs_mpi",
+                                                "rounds",  "blocks_sent", "check"};
       std::vector<std::string> csv_columns = columns;
       csv_columns.erase(csv_columns.begin() + 3);
       for (auto extra : {"ci95_low_us", "ci95_high_us", "vs_mpi_ci95_low", "vs_mpi_ci95_high",

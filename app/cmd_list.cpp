@@ -26,10 +26,15 @@ Runner setup_list(CLI::App& app, const Session& session) {
         defaults += (defaults.empty() ? "" : ",") + p.name + "=" + p.default_value;
       }
       if (*format == "json") {
-        records.push_back({{"name", a.name}, {"kinds", kinds}, {"params", params},
-                           {"summary", a.summary}, {"source", a.source}, {"cost", a.cost}});
+        records.push_back({{"name", a.name},
+                           {"kinds", kinds},
+                           {"params", params},
+                           {"summary", a.summary},
+                           {"source", a.source},
+                           {"cost", a.cost}});
       } else {
-        records.push_back({{"name", a.name}, {"kinds", kinds},
+        records.push_back({{"name", a.name},
+                           {"kinds", kinds},
                            {"parameters", defaults.empty() ? "-" : defaults},
                            {"summary", a.summary}});
       }

@@ -19,8 +19,9 @@ Runner setup_model(CLI::App& app, const Session& session) {
   };
   auto opt = std::make_shared<Options>();
   auto* sub = app.add_subcommand("model", "Closed-form rounds K and blocks D of TRA (Props 1-4)");
-  sub->add_option("--procs,-P", opt->procs, "process count P")->required()->check(
-      CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 31));
+  sub->add_option("--procs,-P", opt->procs, "process count P")
+      ->required()
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 31));
   sub->add_option("--radix,-r", opt->radix, "radix r in [2, P], 'sqrt' or 'all' (r = 2..P)");
   sub->add_option("--block-bytes,-S", opt->block_bytes, "block size S: also print D*S bytes");
   sub->add_option("--format", opt->format, "table, csv or json")
@@ -30,7 +31,8 @@ Runner setup_model(CLI::App& app, const Session& session) {
     const std::uint64_t hi = std::max<std::uint64_t>(2, p);
     std::vector<std::uint64_t> radices;
     if (opt->radix == "all") {
-      for (std::uint64_t r = 2; r <= hi; ++r) radices.push_back(r);
+      for (std::uint64_t r = 2; r <= hi; ++r)
+        radices.push_back(r);
     } else if (opt->radix == "sqrt") {
       radices.push_back(model::sqrt_radix(p));
     } else {
@@ -48,9 +50,9 @@ Runner setup_model(CLI::App& app, const Session& session) {
     const std::uint64_t sqrt_r = model::sqrt_radix(p);
     for (std::uint64_t r : radices) {
       const model::RadixCost cost = model::tra_cost(p, r);
-      nlohmann::json rec = {{"procs", p}, {"radix", r}, {"w", cost.digits},
-                            {"K", cost.rounds}, {"D", cost.blocks},
-                            {"note", r == sqrt_r ? "r = ceil(sqrt P)" : ""}};
+      nlohmann::json rec = {{"procs", p},       {"radix", r},
+                            {"w", cost.digits}, {"K", cost.rounds},
+                            {"D", cost.blocks}, {"note", r == sqrt_r ? "r = ceil(sqrt P)" : ""}};
       if (opt->block_bytes > 0) rec["bytes"] = cost.blocks * opt->block_bytes;
       records.push_back(rec);
     }

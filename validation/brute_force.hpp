@@ -23,7 +23,8 @@ inline BruteCount brute_force_count(std::uint64_t procs, std::uint64_t radix) {
   }
   BruteCount c;
   c.rounds = per_round.size();
-  for (const auto& [round, n] : per_round) c.blocks += n;
+  for (const auto& [round, n] : per_round)
+    c.blocks += n;
   return c;
 }
 

@@ -64,7 +64,8 @@ int main(int argc, char** argv) {
         std::ofstream("bad_table.json") << R"({"uniform": [{"backend": "tra:r=1"}]})";
       }
       MPI_Barrier(world);
-      expect_error(h, "table whose only rule does not apply", "no rule", uniform("auto:table=bad_table.json"));
+      expect_error(h, "table whose only rule does not apply", "no rule",
+                   uniform("auto:table=bad_table.json"));
     }
     // Ranks that disagree: only rank 0 asks for something invalid.
     expect_error(h, "error on one rank only", "unknown backend",
@@ -101,11 +102,13 @@ int main(int argc, char** argv) {
 
     // After all that, a good plan still works.
     std::vector<int> send(static_cast<std::size_t>(P)), recv(static_cast<std::size_t>(P));
-    for (int i = 0; i < P; ++i) send[static_cast<std::size_t>(i)] = h.rank() * 100 + i;
+    for (int i = 0; i < P; ++i)
+      send[static_cast<std::size_t>(i)] = h.rank() * 100 + i;
     a2a::Plan plan("tra", world, sizeof(int));
     plan.execute(send.data(), recv.data());
     bool ok = true;
-    for (int i = 0; i < P; ++i) ok &= recv[static_cast<std::size_t>(i)] == i * 100 + h.rank();
+    for (int i = 0; i < P; ++i)
+      ok &= recv[static_cast<std::size_t>(i)] == i * 100 + h.rank();
     h.expect(ok, "a good plan after the errors");
     code = h.finish();
   }

@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
     layout.send_displs = {0, 0};
     layout.recv_displs = {0, 0};
     std::vector<std::uint64_t> send(h.rank() == 0 ? words : 1), recv(h.rank() == 1 ? words : 1);
-    for (std::size_t i = 0; i < send.size(); ++i) send[i] = word(i, 17 + h.rank());
+    for (std::size_t i = 0; i < send.size(); ++i)
+      send[i] = word(i, 17 + h.rank());
     for (const std::string& name : a2a::algorithm_names(a2a::Kind::vector)) {
       if (name == "auto") continue;  // delegates to one of the others
       a2a::Plan plan(name, h.comm(), layout);
@@ -53,12 +54,14 @@ int main(int argc, char** argv) {
       plan.execute(send.data(), recv.data());
       bool ok = true;
       if (h.rank() == 1) {
-        for (std::size_t i = 0; i < big / 8; ++i) ok &= recv[i] == word(i, 17);
+        for (std::size_t i = 0; i < big / 8; ++i)
+          ok &= recv[i] == word(i, 17);
         const auto* tail_got = reinterpret_cast<const unsigned char*>(&recv[big / 8]);
         const auto* tail_exp = reinterpret_cast<const unsigned char*>(&send[0]);
         std::uint64_t expected_last = word(big / 8, 17);
         tail_exp = reinterpret_cast<const unsigned char*>(&expected_last);
-        for (std::size_t k = 0; k < big % 8; ++k) ok &= tail_got[k] == tail_exp[k];
+        for (std::size_t k = 0; k < big % 8; ++k)
+          ok &= tail_got[k] == tail_exp[k];
       } else {
         const std::uint64_t expected = word(0, 18);
         ok = std::memcmp(recv.data(), &expected, small) == 0;

@@ -24,8 +24,10 @@ int main() {
                                               " brute force " + std::to_string(brute.blocks));
     }
   };
-  for (std::uint64_t p = 1; p <= 300; ++p) check_all_radices(p);
-  for (std::uint64_t p : {512, 1000, 1024, 2048, 2187, 4096}) check_all_radices(p);
+  for (std::uint64_t p = 1; p <= 300; ++p)
+    check_all_radices(p);
+  for (std::uint64_t p : {512, 1000, 1024, 2048, 2187, 4096})
+    check_all_radices(p);
 
   // Section III-B: P = 16384, r = sqrt(P) = 128 gives K = 254, D = 32512; r = 2 gives
   // K = 14, D = 114688.
@@ -40,7 +42,8 @@ int main() {
   for (std::uint64_t p : {5, 16, 100, 1023}) {
     expect(model::rounds(p, p) == p - 1 && model::blocks(p, p) == p - 1, "r = P is spread-out");
     std::uint64_t log2p = 0;
-    while ((std::uint64_t{1} << log2p) < p) ++log2p;
+    while ((std::uint64_t{1} << log2p) < p)
+      ++log2p;
     expect(model::rounds(p, 2) == log2p, "r = 2 has ceil(log2 P) rounds");
   }
   expect(model::sqrt_radix(16384) == 128 && model::sqrt_radix(2048) == 46 &&

@@ -26,10 +26,12 @@ std::vector<std::string> variants(const a2a::AlgorithmInfo& info, int procs) {
   for (const auto& p : info.params) {
     if (p.name != "r") continue;
     std::set<long long> radices;
-    for (long long r : {2LL, 3LL, static_cast<long long>(procs) - 1, static_cast<long long>(procs)}) {
+    for (long long r :
+         {2LL, 3LL, static_cast<long long>(procs) - 1, static_cast<long long>(procs)}) {
       if (r >= 2 && r <= std::max(2, procs)) radices.insert(r);
     }
-    for (long long r : radices) specs.push_back(info.name + ":r=" + std::to_string(r));
+    for (long long r : radices)
+      specs.push_back(info.name + ":r=" + std::to_string(r));
     specs.push_back(info.name + ":r=sqrt");
   }
   return specs;
@@ -69,8 +71,8 @@ void run_suite(Harness& h, MPI_Comm comm, const char* where) {
         for (int repeat = 0; repeat < 2; ++repeat) {
           std::vector<std::byte> recv(P * bytes, std::byte{0x5A});
           plan.execute(send.data(), recv.data());
-          h.expect(recv == reference, at + ": equals MPI_Alltoall (run " +
-                                          std::to_string(repeat + 1) + ")");
+          h.expect(recv == reference,
+                   at + ": equals MPI_Alltoall (run " + std::to_string(repeat + 1) + ")");
           h.expect(send == send_copy, at + ": send buffer unchanged");
         }
         const long long r = resolved_radix(plan.name());

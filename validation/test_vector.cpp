@@ -79,9 +79,10 @@ void run(Harness& h) {
         for (std::size_t s = 0; s < P; ++s) {
           std::vector<std::byte> block(layout.recv_counts[s]);
           a2a::fill_pattern(block.data(), block.size(), static_cast<int>(s), rank);
-          h.expect(std::equal(block.begin(), block.end(),
-                              reference.begin() + static_cast<std::ptrdiff_t>(layout.recv_displs[s])),
-                   "MPI_Alltoallv matches the pattern");
+          h.expect(
+              std::equal(block.begin(), block.end(),
+                         reference.begin() + static_cast<std::ptrdiff_t>(layout.recv_displs[s])),
+              "MPI_Alltoallv matches the pattern");
         }
         for (const std::string& name : a2a::algorithm_names(a2a::Kind::vector)) {
           const std::string at = "P=" + std::to_string(P) + " " + name + " " + dist +
@@ -102,22 +103,24 @@ void run(Harness& h) {
   MPI_Type_contiguous(3, MPI_DOUBLE, &triple);
   MPI_Type_commit(&triple);
   std::vector<int> counts(P), displs(P);
-  for (std::size_t p = 0; p < P; ++p) counts[p] = static_cast<int>(p % 3);  // same on all ranks
+  for (std::size_t p = 0; p < P; ++p)
+    counts[p] = static_cast<int>(p % 3);  // same on all ranks
   std::vector<int> recv_counts(P, static_cast<int>(me % 3));
   std::partial_sum(counts.begin(), counts.end() - 1, displs.begin() + 1);
   std::vector<int> recv_displs(P);
   std::partial_sum(recv_counts.begin(), recv_counts.end() - 1, recv_displs.begin() + 1);
-  const auto total_send = static_cast<std::size_t>(std::accumulate(counts.begin(), counts.end(), 0));
+  const auto total_send =
+      static_cast<std::size_t>(std::accumulate(counts.begin(), counts.end(), 0));
   const auto total_recv =
       static_cast<std::size_t>(std::accumulate(recv_counts.begin(), recv_counts.end(), 0));
   std::vector<double> send(3 * total_send), expect(3 * total_recv), got(3 * total_recv);
-  for (std::size_t i = 0; i < send.size(); ++i) send[i] = rank * 1000.0 + static_cast<double>(i);
+  for (std::size_t i = 0; i < send.size(); ++i)
+    send[i] = rank * 1000.0 + static_cast<double>(i);
   MPI_Alltoallv(send.data(), counts.data(), displs.data(), triple, expect.data(),
                 recv_counts.data(), recv_displs.data(), triple, h.comm());
   for (const std::string& name : a2a::algorithm_names(a2a::Kind::vector)) {
-    a2a::Plan plan = a2a::Plan::from_alltoallv(name, h.comm(), counts.data(), displs.data(),
-                                               triple, recv_counts.data(), recv_displs.data(),
-                                               triple);
+    a2a::Plan plan = a2a::Plan::from_alltoallv(name, h.comm(), counts.data(), displs.data(), triple,
+                                               recv_counts.data(), recv_displs.data(), triple);
     std::fill(got.begin(), got.end(), -1.0);
     plan.execute(send.data(), got.data());
     h.expect(got == expect, name + ": from_alltoallv with a contiguous derived type");

@@ -26,8 +26,7 @@ long long Context::int_param(const std::string& key, long long lo, long long hi)
     fail(key + "=" + text + " is not an integer");
   }
   if (value < lo || value > hi) {
-    fail(key + "=" + text + " is outside [" + std::to_string(lo) + ", " + std::to_string(hi) +
-         "]");
+    fail(key + "=" + text + " is outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   }
   resolve(key, std::to_string(value));
   return value;

@@ -10,13 +10,15 @@ namespace a2a::model {
 std::uint64_t digits(std::uint64_t procs, std::uint64_t radix) {
   if (radix < 2) throw std::invalid_argument("radix must be at least 2");
   std::uint64_t w = 0;
-  for (std::uint64_t power = 1; power < procs; power *= radix) ++w;
+  for (std::uint64_t power = 1; power < procs; power *= radix)
+    ++w;
   return w;
 }
 
 static std::uint64_t ipow(std::uint64_t base, std::uint64_t exp) {
   std::uint64_t result = 1;
-  while (exp-- > 0) result *= base;
+  while (exp-- > 0)
+    result *= base;
   return result;
 }
 
@@ -48,7 +50,8 @@ std::uint64_t blocks(std::uint64_t procs, std::uint64_t radix) {
   if (ipow(radix, w) == procs) return w * (radix - 1) * ipow(radix, w - 1);  // Proposition 2
   std::uint64_t total = 0;
   for (std::uint64_t x = 0; x < w; ++x) {
-    for (std::uint64_t z = 1; z < radix; ++z) total += blocks_in_round(procs, radix, x, z);
+    for (std::uint64_t z = 1; z < radix; ++z)
+      total += blocks_in_round(procs, radix, x, z);
   }
   return total;
 }
@@ -59,7 +62,8 @@ RadixCost tra_cost(std::uint64_t procs, std::uint64_t radix) {
 
 std::uint64_t sqrt_radix(std::uint64_t procs) {
   std::uint64_t r = 1;
-  while (r * r < procs) ++r;
+  while (r * r < procs)
+    ++r;
   return r < 2 ? 2 : r;
 }
 

@@ -32,7 +32,8 @@ void check_mpi(int code, const char* what) {
   char text[MPI_MAX_ERROR_STRING];
   int length = 0;
   MPI_Error_string(code, text, &length);
-  throw Error(std::string(what) + " failed: " + std::string(text, static_cast<std::size_t>(length)));
+  throw Error(std::string(what) +
+              " failed: " + std::string(text, static_cast<std::size_t>(length)));
 }
 
 void Requests::isend(const void* buf, std::size_t bytes, int peer, int tag, MPI_Comm comm) {
@@ -62,8 +63,8 @@ void Requests::wait_all() {
   requests_.clear();
 }
 
-void sendrecv(const void* send, std::size_t send_bytes, int dst, void* recv,
-              std::size_t recv_bytes, int src, int tag, MPI_Comm comm, Requests& requests) {
+void sendrecv(const void* send, std::size_t send_bytes, int dst, void* recv, std::size_t recv_bytes,
+              int src, int tag, MPI_Comm comm, Requests& requests) {
   requests.irecv(recv, recv_bytes, src, tag, comm);
   requests.isend(send, send_bytes, dst, tag, comm);
   requests.wait_all();

@@ -10,7 +10,9 @@
 
 namespace a2a {
 
-const char* to_string(Kind kind) { return kind == Kind::uniform ? "uniform" : "vector"; }
+const char* to_string(Kind kind) {
+  return kind == Kind::uniform ? "uniform" : "vector";
+}
 
 VectorLayout VectorLayout::uniform(int procs, std::size_t block_bytes) {
   VectorLayout layout;
@@ -18,7 +20,8 @@ VectorLayout VectorLayout::uniform(int procs, std::size_t block_bytes) {
   layout.send_counts.assign(n, block_bytes);
   layout.recv_counts.assign(n, block_bytes);
   layout.send_displs.resize(n);
-  for (std::size_t i = 0; i < n; ++i) layout.send_displs[i] = i * block_bytes;
+  for (std::size_t i = 0; i < n; ++i)
+    layout.send_displs[i] = i * block_bytes;
   layout.recv_displs = layout.send_displs;
   return layout;
 }
@@ -32,8 +35,12 @@ static std::size_t extent_of(const std::vector<std::size_t>& counts,
   return extent;
 }
 
-std::size_t VectorLayout::send_extent() const { return extent_of(send_counts, send_displs); }
-std::size_t VectorLayout::recv_extent() const { return extent_of(recv_counts, recv_displs); }
+std::size_t VectorLayout::send_extent() const {
+  return extent_of(send_counts, send_displs);
+}
+std::size_t VectorLayout::recv_extent() const {
+  return extent_of(recv_counts, recv_displs);
+}
 
 namespace detail {
 
@@ -54,8 +61,9 @@ static std::string check_layout(const VectorLayout& layout, int procs) {
   // Receive regions may not overlap (MPI leaves that undefined; we reject it).
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return layout.recv_displs[a] < layout.recv_displs[b]; });
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return layout.recv_displs[a] < layout.recv_displs[b];
+  });
   std::size_t end = 0;
   std::size_t owner = n;
   for (std::size_t i : order) {
@@ -91,20 +99,22 @@ std::string validate(std::string_view text, Context& ctx) {
     const AlgorithmInfo* info = find_algorithm(spec.name);
     if (info == nullptr) {
       std::string known;
-      for (const auto& a : registry()) known += (known.empty() ? "" : ", ") + a.name;
+      for (const auto& a : registry())
+        known += (known.empty() ? "" : ", ") + a.name;
       return "unknown backend '" + spec.name + "' (known: " + known + ")";
     }
     ctx.algorithm = info;
     if (!info->supports(ctx.kind)) {
-      return "backend '" + info->name + "' does not support the " + to_string(ctx.kind) +
-             " (" + (ctx.kind == Kind::uniform ? "Alltoall" : "Alltoallv") + ") kind";
+      return "backend '" + info->name + "' does not support the " + to_string(ctx.kind) + " (" +
+             (ctx.kind == Kind::uniform ? "Alltoall" : "Alltoallv") + ") kind";
     }
     for (const auto& [key, value] : spec.params) {
       if (info->param(key) == nullptr) {
         std::string known;
-        for (const auto& p : info->params) known += (known.empty() ? "" : ", ") + p.name;
-        return "backend '" + info->name + "': unknown parameter '" + key + "' (parameters: " +
-               (known.empty() ? "none" : known) + ")";
+        for (const auto& p : info->params)
+          known += (known.empty() ? "" : ", ") + p.name;
+        return "backend '" + info->name + "': unknown parameter '" + key +
+               "' (parameters: " + (known.empty() ? "none" : known) + ")";
       }
     }
     ctx.params.clear();
@@ -226,8 +236,7 @@ Plan Plan::from_alltoallv(std::string_view spec, MPI_Comm comm, const int* send_
         return;
       }
       byte_counts.push_back(static_cast<std::size_t>(counts[i]) * static_cast<std::size_t>(size));
-      byte_displs.push_back(static_cast<std::size_t>(displs[i]) *
-                            static_cast<std::size_t>(extent));
+      byte_displs.push_back(static_cast<std::size_t>(displs[i]) * static_cast<std::size_t>(extent));
     }
   };
   convert(send_counts, send_displs, send_type, layout.send_counts, layout.send_displs, "send");
@@ -249,11 +258,23 @@ void Plan::execute(const void* send, void* recv) {
                         state_->counters);
 }
 
-Kind Plan::kind() const { return state_->kind; }
-int Plan::procs() const { return state_->procs; }
-const std::string& Plan::name() const { return state_->name; }
-const Counters& Plan::counters() const { return state_->counters; }
-std::size_t Plan::send_extent() const { return state_->send_extent; }
-std::size_t Plan::recv_extent() const { return state_->recv_extent; }
+Kind Plan::kind() const {
+  return state_->kind;
+}
+int Plan::procs() const {
+  return state_->procs;
+}
+const std::string& Plan::name() const {
+  return state_->name;
+}
+const Counters& Plan::counters() const {
+  return state_->counters;
+}
+std::size_t Plan::send_extent() const {
+  return state_->send_extent;
+}
+std::size_t Plan::recv_extent() const {
+  return state_->recv_extent;
+}
 
 }  // namespace a2a

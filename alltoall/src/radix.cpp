@@ -16,7 +16,8 @@ std::vector<RadixRound> radix_schedule(std::size_t procs, std::size_t radix) {
         if (first >= procs) break;
         const std::size_t count = std::min(unit, procs - first);
         round.runs.emplace_back(first, count);
-        for (std::size_t i = 0; i < count; ++i) round.positions.push_back(first + i);
+        for (std::size_t i = 0; i < count; ++i)
+          round.positions.push_back(first + i);
       }
       rounds.push_back(std::move(round));
     }
@@ -26,7 +27,8 @@ std::vector<RadixRound> radix_schedule(std::size_t procs, std::size_t radix) {
 
 std::size_t max_round_blocks(const std::vector<RadixRound>& schedule) {
   std::size_t most = 0;
-  for (const auto& round : schedule) most = std::max(most, round.positions.size());
+  for (const auto& round : schedule)
+    most = std::max(most, round.positions.size());
   return most;
 }
 

@@ -9,12 +9,8 @@ namespace a2a {
 
 const std::vector<AlgorithmInfo>& registry() {
   static const std::vector<AlgorithmInfo> algorithms = {
-      detail::describe_mpi(),
-      detail::describe_linear(),
-      detail::describe_pairwise(),
-      detail::describe_bruck(),
-      detail::describe_tra(),
-      detail::describe_tra_modified(),
+      detail::describe_mpi(),   detail::describe_linear(), detail::describe_pairwise(),
+      detail::describe_bruck(), detail::describe_tra(),    detail::describe_tra_modified(),
       detail::describe_auto(),
   };
   return algorithms;

@@ -9,8 +9,8 @@
 namespace a2a {
 
 inline std::uint8_t pattern_byte(std::uint64_t src, std::uint64_t dst, std::uint64_t k) {
-  std::uint64_t z = (src * 0x9e3779b97f4a7c15ULL) ^ (dst * 0xc2b2ae3d27d4eb4fULL) ^
-                    (k * 0x165667b19e3779f9ULL);
+  std::uint64_t z =
+      (src * 0x9e3779b97f4a7c15ULL) ^ (dst * 0xc2b2ae3d27d4eb4fULL) ^ (k * 0x165667b19e3779f9ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return static_cast<std::uint8_t>(z ^ (z >> 31));
@@ -18,8 +18,8 @@ inline std::uint8_t pattern_byte(std::uint64_t src, std::uint64_t dst, std::uint
 
 inline void fill_pattern(std::byte* block, std::size_t bytes, int src, int dst) {
   for (std::size_t k = 0; k < bytes; ++k) {
-    block[k] = static_cast<std::byte>(pattern_byte(static_cast<std::uint64_t>(src),
-                                                   static_cast<std::uint64_t>(dst), k));
+    block[k] = static_cast<std::byte>(
+        pattern_byte(static_cast<std::uint64_t>(src), static_cast<std::uint64_t>(dst), k));
   }
 }
 

@@ -37,7 +37,8 @@ static std::string csv_cell(const nlohmann::json& value) {
   std::string text = value.is_string() ? value.get<std::string>() : value.dump();
   if (text.find_first_of(",\"\n") == std::string::npos) return text;
   std::string quoted = "\"";
-  for (char c : text) quoted += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  for (char c : text)
+    quoted += (c == '"') ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
 }
 
@@ -47,11 +48,13 @@ void write_records(std::ostream& out, const std::vector<nlohmann::json>& records
     return r.contains(key) ? r.at(key) : nlohmann::json();
   };
   if (format == Format::json) {
-    for (const auto& r : records) out << r.dump() << "\n";
+    for (const auto& r : records)
+      out << r.dump() << "\n";
     return;
   }
   if (format == Format::csv) {
-    for (std::size_t c = 0; c < columns.size(); ++c) out << (c ? "," : "") << columns[c];
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      out << (c ? "," : "") << columns[c];
     out << "\n";
     for (const auto& r : records) {
       for (std::size_t c = 0; c < columns.size(); ++c) {
@@ -64,7 +67,8 @@ void write_records(std::ostream& out, const std::vector<nlohmann::json>& records
   std::vector<std::size_t> width(columns.size());
   std::vector<bool> numeric(columns.size(), true);  // numbers right-aligned, text left-aligned
   std::vector<std::vector<std::string>> cells;
-  for (std::size_t c = 0; c < columns.size(); ++c) width[c] = columns[c].size();
+  for (std::size_t c = 0; c < columns.size(); ++c)
+    width[c] = columns[c].size();
   for (const auto& r : records) {
     auto& row = cells.emplace_back();
     for (std::size_t c = 0; c < columns.size(); ++c) {
@@ -79,16 +83,20 @@ void write_records(std::ostream& out, const std::vector<nlohmann::json>& records
       const std::string& s = row[c];
       const std::size_t pad = width[c] - s.size();
       if (c > 0) out << "  ";
-      if (numeric[c]) out << std::string(pad, ' ') << s;
-      else out << s << (c + 1 < row.size() ? std::string(pad, ' ') : "");
+      if (numeric[c])
+        out << std::string(pad, ' ') << s;
+      else
+        out << s << (c + 1 < row.size() ? std::string(pad, ' ') : "");
     }
     out << "\n";
   };
   line(columns);
   std::vector<std::string> rule;
-  for (std::size_t w : width) rule.emplace_back(w, '-');
+  for (std::size_t w : width)
+    rule.emplace_back(w, '-');
   line(rule);
-  for (const auto& row : cells) line(row);
+  for (const auto& row : cells)
+    line(row);
 }
 
 }  // namespace a2a

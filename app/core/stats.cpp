@@ -17,7 +17,8 @@ std::size_t SplitMix64::below(std::size_t n) {
   // Rejection sampling: exactly uniform.
   const std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % n);
   std::uint64_t x = next();
-  while (x >= limit) x = next();
+  while (x >= limit)
+    x = next();
   return static_cast<std::size_t>(x % n);
 }
 
@@ -44,7 +45,8 @@ static std::vector<double> bootstrap_medians(const std::vector<double>& samples,
                                              std::size_t resamples, SplitMix64& rng) {
   std::vector<double> medians(resamples), draw(samples.size());
   for (double& m : medians) {
-    for (double& d : draw) d = samples[rng.below(samples.size())];
+    for (double& d : draw)
+      d = samples[rng.below(samples.size())];
     m = median(draw);
   }
   return medians;
@@ -75,7 +77,8 @@ Ratio median_ratio(const std::vector<double>& a, const std::vector<double>& b,
   std::vector<double> ma = bootstrap_medians(a, resamples, rng);
   std::vector<double> mb = bootstrap_medians(b, resamples, rng);
   std::vector<double> ratios(resamples);
-  for (std::size_t i = 0; i < resamples; ++i) ratios[i] = ma[i] / mb[i];
+  for (std::size_t i = 0; i < resamples; ++i)
+    ratios[i] = ma[i] / mb[i];
   std::sort(ratios.begin(), ratios.end());
   r.ci95_low = percentile(ratios, 0.025);
   r.ci95_high = percentile(ratios, 0.975);

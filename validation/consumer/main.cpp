@@ -9,7 +9,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &procs);
   std::vector<long> send(static_cast<std::size_t>(procs) * 3), recv(send.size()), ref(send.size());
-  for (std::size_t i = 0; i < send.size(); ++i) send[i] = rank * 1000 + static_cast<long>(i);
+  for (std::size_t i = 0; i < send.size(); ++i)
+    send[i] = rank * 1000 + static_cast<long>(i);
   int ok = 1;
   {
     a2a::Plan plan("tra:r=2", MPI_COMM_WORLD, 3 * sizeof(long));

@@ -58,9 +58,8 @@ class Plan {
   // MPI_Alltoallv-style entry: counts and displacements in elements of the given datatypes
   // (contiguous, possibly derived, types; the byte layout uses their extents).
   static Plan from_alltoallv(std::string_view spec, MPI_Comm comm, const int* send_counts,
-                             const int* send_displs, MPI_Datatype send_type,
-                             const int* recv_counts, const int* recv_displs,
-                             MPI_Datatype recv_type);
+                             const int* send_displs, MPI_Datatype send_type, const int* recv_counts,
+                             const int* recv_displs, MPI_Datatype recv_type);
 
   Plan(Plan&&) noexcept;
   Plan& operator=(Plan&&) noexcept;

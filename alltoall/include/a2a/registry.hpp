@@ -18,7 +18,7 @@ namespace a2a {
 namespace detail {
 struct Context;
 class PlanImpl;
-}
+}  // namespace detail
 
 struct ParamInfo {
   std::string name;

@@ -53,10 +53,14 @@ std::vector<Rule> load_rules(const Context& ctx, const std::string& table) {
     try {
       rule.backend = item.at("backend").get<std::string>();
       for (const auto& [key, value] : item.items()) {
-        if (key == "min_procs") rule.min_procs = value.get<std::uint64_t>();
-        else if (key == "max_procs") rule.max_procs = value.get<std::uint64_t>();
-        else if (key == "min_bytes") rule.min_bytes = value.get<std::uint64_t>();
-        else if (key == "max_bytes") rule.max_bytes = value.get<std::uint64_t>();
+        if (key == "min_procs")
+          rule.min_procs = value.get<std::uint64_t>();
+        else if (key == "max_procs")
+          rule.max_procs = value.get<std::uint64_t>();
+        else if (key == "min_bytes")
+          rule.min_bytes = value.get<std::uint64_t>();
+        else if (key == "max_bytes")
+          rule.max_bytes = value.get<std::uint64_t>();
         else if (key != "backend" && key != "why") {
           ctx.fail("selection table " + origin + ": unknown key '" + key + "'");
         }
@@ -137,7 +141,8 @@ AlgorithmInfo describe_auto() {
     std::uint64_t bytes = ctx.block_bytes;
     if (ctx.kind == Kind::vector) {
       bytes = 0;
-      for (std::size_t count : ctx.layout.send_counts) bytes = std::max<std::uint64_t>(bytes, count);
+      for (std::size_t count : ctx.layout.send_counts)
+        bytes = std::max<std::uint64_t>(bytes, count);
       MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_UINT64_T, MPI_MAX, ctx.comm);
     }
     const std::string chosen = choose(ctx, rules, bytes);

@@ -82,15 +82,17 @@ class MpiVector final : public PlanImpl {
     }
   }
   ~MpiVector() override {
-    for (auto& t : send_types_) MPI_Type_free(&t);
-    for (auto& t : recv_types_) MPI_Type_free(&t);
+    for (auto& t : send_types_)
+      MPI_Type_free(&t);
+    for (auto& t : recv_types_)
+      MPI_Type_free(&t);
   }
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
     if (use_w_) {
-      check_mpi(MPI_Alltoallw(send, send_counts_.data(), send_displs_.data(), send_types_.data(),
-                              recv, recv_counts_.data(), recv_displs_.data(), recv_types_.data(),
-                              ctx_.comm),
-                "MPI_Alltoallw");
+      check_mpi(
+          MPI_Alltoallw(send, send_counts_.data(), send_displs_.data(), send_types_.data(), recv,
+                        recv_counts_.data(), recv_displs_.data(), recv_types_.data(), ctx_.comm),
+          "MPI_Alltoallw");
     } else {
       check_mpi(MPI_Alltoallv(send, send_counts_.data(), send_displs_.data(), MPI_BYTE, recv,
                               recv_counts_.data(), recv_displs_.data(), MPI_BYTE, ctx_.comm),

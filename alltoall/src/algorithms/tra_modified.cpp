@@ -34,7 +34,8 @@ class ModifiedTraPlan final : public PlanImpl {
     // This rank's receive-buffer offset of every position, per round.
     for (const RadixRound& round : schedule_) {
       auto& offsets = slot_offsets_.emplace_back();
-      for (std::size_t i : round.positions) offsets.push_back(slot(i) * block_);
+      for (std::size_t i : round.positions)
+        offsets.push_back(slot(i) * block_);
     }
   }
 

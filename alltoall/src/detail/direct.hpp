@@ -23,7 +23,6 @@ class DirectPlan : public PlanImpl {
   }
 
  protected:
-
   void copy_self(const std::byte* send, std::byte* recv) const {
     const auto me = static_cast<std::size_t>(rank_);
     if (layout_.recv_counts[me] > 0) {
@@ -33,8 +32,7 @@ class DirectPlan : public PlanImpl {
   }
   void post_recv(std::byte* recv, int peer) {
     const auto i = static_cast<std::size_t>(peer);
-    requests_.irecv(recv + layout_.recv_displs[i], layout_.recv_counts[i], peer, kDirectTag,
-                    comm_);
+    requests_.irecv(recv + layout_.recv_displs[i], layout_.recv_counts[i], peer, kDirectTag, comm_);
   }
   void post_send(const std::byte* send, int peer, Counters& c) {
     const auto i = static_cast<std::size_t>(peer);

@@ -33,8 +33,8 @@ class Requests {
 };
 
 // Blocking exchange with one partner (send to dst, receive from src).
-void sendrecv(const void* send, std::size_t send_bytes, int dst, void* recv,
-              std::size_t recv_bytes, int src, int tag, MPI_Comm comm, Requests& requests);
+void sendrecv(const void* send, std::size_t send_bytes, int dst, void* recv, std::size_t recv_bytes,
+              int src, int tag, MPI_Comm comm, Requests& requests);
 
 // A committed datatype that spans n contiguous bytes, for any n (types of types past INT_MAX).
 // The caller frees it with MPI_Type_free.

@@ -14,8 +14,8 @@
 namespace a2a::detail {
 
 struct RadixRound {
-  std::size_t digit = 0, value = 0;  // (x, z)
-  std::size_t distance = 0;          // z r^x
+  std::size_t digit = 0, value = 0;    // (x, z)
+  std::size_t distance = 0;            // z r^x
   std::vector<std::size_t> positions;  // ascending
   // The same positions as maximal runs of consecutive positions: (first, count).
   std::vector<std::pair<std::size_t, std::size_t>> runs;
