@@ -52,6 +52,13 @@ int main(int argc, char** argv) {
     expect_error(h, "radix above max(2, P)", "outside",
                  uniform("tra:r=" + std::to_string(std::max(2, P) + 1)));
     expect_error(h, "radix not a number", "not an integer", uniform("tra_modified:r=abc"));
+    expect_error(h, "segment 0", "segment=0 is outside", uniform("random_segmented:segment=0"));
+    expect_error(h, "queue 0", "queue=0 is outside", uniform("random_sendrecv:queue=0"));
+    expect_error(h, "non-numeric seed", "seed=x1 is not an integer",
+                 uniform("random_scatter:seed=x1"));
+    expect_error(h, "negative seed", "seed=-1 is outside", uniform("random_auto:seed=-1"));
+    expect_error(h, "large below small", "large=10 is outside",
+                 uniform("random_auto:small=100,large=10"));
     expect_error(h, "malformed spec", "malformed", uniform("tra:r"));
     expect_error(h, "empty name", "malformed", uniform(":r=2"));
     expect_error(h, "duplicate key", "twice", uniform("tra:r=2,r=3"));

@@ -13,8 +13,7 @@
 #include "a2a/registry.hpp"
 #include "a2a/spec.hpp"
 #include "brute_force.hpp"
-#include "core/pattern.hpp"
-#include "harness.hpp"
+#include "checks.hpp"
 
 namespace {
 
@@ -47,36 +46,18 @@ long long resolved_radix(const std::string& name) {
 }
 
 void run_suite(Harness& h, MPI_Comm comm, const char* where) {
-  int rank = 0, procs = 1;
-  MPI_Comm_rank(comm, &rank);
+  int procs = 1;
   MPI_Comm_size(comm, &procs);
   const auto P = static_cast<std::size_t>(procs);
   for (std::size_t bytes : {0, 1, 3, 8, 1000, 65537}) {
-    std::vector<std::byte> send(P * bytes), expected(P * bytes), reference(P * bytes);
-    for (std::size_t d = 0; d < P; ++d) {
-      a2a::fill_pattern(send.data() + d * bytes, bytes, rank, static_cast<int>(d));
-      a2a::fill_pattern(expected.data() + d * bytes, bytes, static_cast<int>(d), rank);
-    }
-    MPI_Alltoall(send.data(), static_cast<int>(bytes), MPI_BYTE, reference.data(),
-                 static_cast<int>(bytes), MPI_BYTE, comm);
-    h.expect(reference == expected, std::string(where) + ": MPI_Alltoall matches the pattern");
-    const std::vector<std::byte> send_copy = send;
-
     for (const auto& info : a2a::registry()) {
       if (!info.supports(a2a::Kind::uniform)) continue;
       for (const std::string& spec : variants(info, procs)) {
-        const std::string at = std::string(where) + " P=" + std::to_string(procs) + " " + spec +
-                               " bytes=" + std::to_string(bytes);
-        a2a::Plan plan(spec, comm, bytes);
-        for (int repeat = 0; repeat < 2; ++repeat) {
-          std::vector<std::byte> recv(P * bytes, std::byte{0x5A});
-          plan.execute(send.data(), recv.data());
-          h.expect(recv == reference,
-                   at + ": equals MPI_Alltoall (run " + std::to_string(repeat + 1) + ")");
-          h.expect(send == send_copy, at + ": send buffer unchanged");
-        }
+        const a2a::Plan plan = a2a::test::check_uniform_exchange(h, comm, spec, bytes, where);
         const long long r = resolved_radix(plan.name());
         if (r == 0 || bytes == 0) continue;
+        const std::string at = std::string(where) + " P=" + std::to_string(procs) + " " + spec +
+                               " bytes=" + std::to_string(bytes);
         const auto& c = plan.counters();
         const auto brute = a2a::test::brute_force_count(P, static_cast<std::uint64_t>(r));
         h.expect(c.rounds == a2a::model::rounds(P, r) && c.rounds == brute.rounds,

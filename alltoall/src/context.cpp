@@ -82,6 +82,13 @@ void Context::resolve(const std::string& key, std::string value) {
   resolved.emplace_back(key, std::move(value));
 }
 
+const std::string& Context::resolved_value(const std::string& key) const {
+  for (const auto& [k, v] : resolved) {
+    if (k == key) return v;
+  }
+  fail("internal error: parameter '" + key + "' was not resolved");
+}
+
 std::string Context::resolved_name() const {
   std::string out = algorithm->name;
   for (std::size_t i = 0; i < resolved.size(); ++i) {

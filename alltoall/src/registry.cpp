@@ -9,8 +9,16 @@ namespace a2a {
 
 const std::vector<AlgorithmInfo>& registry() {
   static const std::vector<AlgorithmInfo> algorithms = {
-      detail::describe_mpi(),   detail::describe_linear(), detail::describe_pairwise(),
-      detail::describe_bruck(), detail::describe_tra(),    detail::describe_tra_modified(),
+      detail::describe_mpi(),
+      detail::describe_linear(),
+      detail::describe_pairwise(),
+      detail::describe_bruck(),
+      detail::describe_tra(),
+      detail::describe_tra_modified(),
+      detail::describe_random_scatter(),
+      detail::describe_random_sendrecv(),
+      detail::describe_random_segmented(),
+      detail::describe_random_auto(),
       detail::describe_auto(),
   };
   return algorithms;

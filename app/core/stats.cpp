@@ -1,26 +1,12 @@
 #include "stats.hpp"
 
+#include "a2a/randomized.hpp"
+
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
 
 namespace a2a::stats {
-
-std::uint64_t SplitMix64::next() {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-std::size_t SplitMix64::below(std::size_t n) {
-  // Rejection sampling: exactly uniform.
-  const std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % n);
-  std::uint64_t x = next();
-  while (x >= limit)
-    x = next();
-  return static_cast<std::size_t>(x % n);
-}
 
 double median(std::vector<double> v) {
   if (v.empty()) throw std::invalid_argument("median of no samples");
@@ -61,7 +47,7 @@ Summary summarize(const std::vector<double>& samples, std::size_t resamples, std
   const auto [lo, hi] = std::minmax_element(samples.begin(), samples.end());
   s.min = *lo;
   s.max = *hi;
-  SplitMix64 rng{seed};
+  SplitMix64 rng(seed);
   std::vector<double> medians = bootstrap_medians(samples, resamples, rng);
   std::sort(medians.begin(), medians.end());
   s.ci95_low = percentile(medians, 0.025);
@@ -73,7 +59,7 @@ Ratio median_ratio(const std::vector<double>& a, const std::vector<double>& b,
                    std::size_t resamples, std::uint64_t seed) {
   Ratio r;
   r.value = median(a) / median(b);
-  SplitMix64 rng{seed};
+  SplitMix64 rng(seed);
   std::vector<double> ma = bootstrap_medians(a, resamples, rng);
   std::vector<double> mb = bootstrap_medians(b, resamples, rng);
   std::vector<double> ratios(resamples);

@@ -27,11 +27,4 @@ struct Ratio {
 Ratio median_ratio(const std::vector<double>& a, const std::vector<double>& b,
                    std::size_t resamples = 2000, std::uint64_t seed = 0x5eed);
 
-// splitmix64: a small, fully specified generator (same stream on every platform).
-struct SplitMix64 {
-  std::uint64_t state;
-  std::uint64_t next();
-  std::size_t below(std::size_t n);  // uniform in [0, n)
-};
-
 }  // namespace a2a::stats

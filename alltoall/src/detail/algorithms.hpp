@@ -11,6 +11,10 @@ AlgorithmInfo describe_pairwise();
 AlgorithmInfo describe_bruck();
 AlgorithmInfo describe_tra();
 AlgorithmInfo describe_tra_modified();
+AlgorithmInfo describe_random_scatter();
+AlgorithmInfo describe_random_sendrecv();
+AlgorithmInfo describe_random_segmented();
+AlgorithmInfo describe_random_auto();
 AlgorithmInfo describe_auto();
 
 }  // namespace a2a::detail

@@ -37,6 +37,8 @@ struct Context {
   // Any text (already non-empty); recorded as resolved.
   std::string text_param(const std::string& key);
   void resolve(const std::string& key, std::string value);
+  // A value recorded by resolve() during validation (for build()).
+  const std::string& resolved_value(const std::string& key) const;
   std::string resolved_name() const;
   [[noreturn]] void fail(const std::string& message) const;
 };

@@ -1,0 +1,79 @@
+// random_auto: the dynamic selection of the randomized-alltoall paper (Ferrari et al.),
+// section 2, "Dynamic Algorithm Selection Strategy": by the per-peer message size S,
+//   S <  small (512 B)                    not randomized: the MPI library's own (`mpi`)
+//   small <= S <= large (16 KiB), P < procs    random_scatter (few processes)
+//   small <= S <= large,          P >= procs   random_sendrecv (many processes)
+//   S > large                             random_segmented
+// The paper gives the two byte thresholds ("empirically"); it does not give the process-count
+// threshold, so `procs` is a parameter (default 64: between the 14-64 single-rank nodes and the
+// 140-640 ranks of its 10-ppn runs). For the vector kind S is the largest per-peer count of
+// any rank. seed, shuffle, queue and segment are passed to the chosen algorithm.
+// Cost: that of the chosen algorithm.
+#include <climits>
+
+#include "detail/algorithms.hpp"
+#include "detail/plan.hpp"
+#include "detail/randomized.hpp"
+
+namespace a2a::detail {
+namespace {
+
+class RandomAutoPlan final : public PlanImpl {
+ public:
+  explicit RandomAutoPlan(std::unique_ptr<PlanState> chosen) : chosen_(std::move(chosen)) {}
+  void execute(const std::byte* send, std::byte* recv, Counters& c) override {
+    chosen_->impl->execute(send, recv, c);
+  }
+  std::string delegate_name() const override { return chosen_->name; }
+
+ private:
+  std::unique_ptr<PlanState> chosen_;
+};
+
+std::string choose(const Context& ctx, std::uint64_t bytes) {
+  const auto value = [&](const char* key) { return std::stoull(ctx.resolved_value(key)); };
+  const std::string common =
+      ":seed=" + ctx.resolved_value("seed") + ",shuffle=" + ctx.resolved_value("shuffle");
+  if (bytes < value("small")) return "mpi";
+  if (bytes <= value("large")) {
+    if (static_cast<std::uint64_t>(ctx.procs) < value("procs")) return "random_scatter" + common;
+    return "random_sendrecv" + common + ",queue=" + ctx.resolved_value("queue");
+  }
+  return "random_segmented" + common + ",queue=" + ctx.resolved_value("queue") +
+         ",segment=" + ctx.resolved_value("segment");
+}
+
+}  // namespace
+
+AlgorithmInfo describe_random_auto() {
+  AlgorithmInfo info;
+  info.name = "random_auto";
+  info.kinds = static_cast<unsigned>(Kind::uniform) | static_cast<unsigned>(Kind::vector);
+  info.params = random_params(true, true);
+  info.params.push_back({"small", "512", "below this many bytes per peer: not randomized (mpi)"});
+  info.params.push_back({"large", "16384", "above this many bytes per peer: random_segmented"});
+  info.params.push_back({"procs", "64", "from this many ranks on: random_sendrecv, not scatter"});
+  info.summary = "the paper's selection: mpi / scatter / sendrecv / segmented by size and P";
+  info.source = "randomized-alltoall paper (Ferrari et al.), section 2";
+  info.cost = "that of the chosen algorithm";
+  info.validate = [](Context& ctx) {
+    validate_random(ctx, true, true);
+    const long long small = ctx.int_param("small", 0, LLONG_MAX);
+    ctx.int_param("large", small, LLONG_MAX);
+    ctx.int_param("procs", 1, INT_MAX);
+  };
+  info.build = [](const Context& ctx) -> std::unique_ptr<PlanImpl> {
+    std::uint64_t bytes = ctx.block_bytes;
+    if (ctx.kind == Kind::vector) {
+      bytes = 0;
+      for (std::size_t count : ctx.layout.send_counts)
+        bytes = std::max<std::uint64_t>(bytes, count);
+      MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_UINT64_T, MPI_MAX, ctx.comm);
+    }
+    return std::make_unique<RandomAutoPlan>(
+        make_plan_state(choose(ctx, bytes), ctx.comm, ctx.kind, ctx.block_bytes, ctx.layout));
+  };
+  return info;
+}
+
+}  // namespace a2a::detail

@@ -1,0 +1,126 @@
+// Shared exchange checks: run a plan and compare its output, byte for byte, with MPI's own
+// collective and with the closed-form pattern; check the send buffer is untouched.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "a2a/alltoall.hpp"
+#include "a2a/randomized.hpp"
+#include "core/pattern.hpp"
+#include "harness.hpp"
+
+namespace a2a::test {
+
+// Plans `spec` for a uniform exchange of `bytes` per peer on comm, executes it `repeats` times
+// and checks each result. Returns the plan (for its counters).
+inline Plan check_uniform_exchange(Harness& h, MPI_Comm comm, const std::string& spec,
+                                   std::size_t bytes, const std::string& where = "",
+                                   int repeats = 2) {
+  int rank = 0, procs = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &procs);
+  const auto P = static_cast<std::size_t>(procs);
+  std::vector<std::byte> send(P * bytes), expected(P * bytes), reference(P * bytes);
+  for (std::size_t d = 0; d < P; ++d) {
+    fill_pattern(send.data() + d * bytes, bytes, rank, static_cast<int>(d));
+    fill_pattern(expected.data() + d * bytes, bytes, static_cast<int>(d), rank);
+  }
+  MPI_Alltoall(send.data(), static_cast<int>(bytes), MPI_BYTE, reference.data(),
+               static_cast<int>(bytes), MPI_BYTE, comm);
+  const std::string at =
+      where + " P=" + std::to_string(procs) + " " + spec + " bytes=" + std::to_string(bytes);
+  h.expect(reference == expected, at + ": MPI_Alltoall matches the pattern");
+  const std::vector<std::byte> send_copy = send;
+  Plan plan(spec, comm, bytes);
+  for (int repeat = 0; repeat < repeats; ++repeat) {
+    std::vector<std::byte> recv(P * bytes, std::byte{0x5A});
+    plan.execute(send.data(), recv.data());
+    h.expect(recv == reference,
+             at + ": equals MPI_Alltoall (run " + std::to_string(repeat + 1) + ")");
+    h.expect(send == send_copy, at + ": send buffer unchanged");
+  }
+  return plan;
+}
+
+// Count distributions for vector tests: the bytes rank s sends to rank d, the same on all ranks.
+//   equal   every block max_bytes
+//   random  uniform in [0, max_bytes] (zeros included)
+//   hot     every rank sends max_bytes to rank P/2 and 0 or 1 byte elsewhere
+//   zero    nothing at all
+inline std::size_t vector_count(const std::string& dist, int procs, int s, int d,
+                                std::size_t max_bytes) {
+  if (dist == "equal") return max_bytes;
+  if (dist == "hot") return d == procs / 2 ? max_bytes : static_cast<std::size_t>((s + d) % 2);
+  if (dist == "random") {
+    SplitMix64 rng(static_cast<std::uint64_t>(s) * 7919 + static_cast<std::uint64_t>(d) + 1);
+    return rng.below(max_bytes + 1);
+  }
+  return 0;
+}
+
+// This rank's layout for a distribution; blocks with gaps of 3 bytes, optionally placed in
+// reverse peer order (send side reversed, receive side the other way round).
+inline VectorLayout vector_layout(const std::string& dist, int procs, int rank,
+                                  std::size_t max_bytes, bool reversed) {
+  VectorLayout layout;
+  for (int p = 0; p < procs; ++p) {
+    layout.send_counts.push_back(vector_count(dist, procs, rank, p, max_bytes));
+    layout.recv_counts.push_back(vector_count(dist, procs, p, rank, max_bytes));
+  }
+  auto place = [](const std::vector<std::size_t>& counts, bool backwards) {
+    std::vector<std::size_t> displs(counts.size());
+    std::size_t offset = 5;
+    for (std::size_t k = 0; k < counts.size(); ++k) {
+      const std::size_t i = backwards ? counts.size() - 1 - k : k;
+      displs[i] = offset;
+      offset += counts[i] + 3;
+    }
+    return displs;
+  };
+  layout.send_displs = place(layout.send_counts, reversed);
+  layout.recv_displs = place(layout.recv_counts, !reversed);
+  return layout;
+}
+
+// Plans `spec` for the vector layout on comm and checks the result against MPI_Alltoallv (the
+// gaps between receive blocks must stay untouched) and against the pattern.
+inline void check_vector_exchange(Harness& h, MPI_Comm comm, const std::string& spec,
+                                  const VectorLayout& layout, const std::string& where) {
+  int rank = 0, procs = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &procs);
+  const auto P = static_cast<std::size_t>(procs);
+  std::vector<std::byte> send(layout.send_extent() + 7, std::byte{0});
+  for (std::size_t d = 0; d < P; ++d) {
+    fill_pattern(send.data() + layout.send_displs[d], layout.send_counts[d], rank,
+                 static_cast<int>(d));
+  }
+  const std::vector<std::byte> send_copy = send;
+  std::vector<std::byte> reference(layout.recv_extent() + 7, std::byte{0x5A});
+  std::vector<int> sc(P), sd(P), rc(P), rd(P);
+  for (std::size_t p = 0; p < P; ++p) {
+    sc[p] = static_cast<int>(layout.send_counts[p]);
+    sd[p] = static_cast<int>(layout.send_displs[p]);
+    rc[p] = static_cast<int>(layout.recv_counts[p]);
+    rd[p] = static_cast<int>(layout.recv_displs[p]);
+  }
+  MPI_Alltoallv(send.data(), sc.data(), sd.data(), MPI_BYTE, reference.data(), rc.data(), rd.data(),
+                MPI_BYTE, comm);
+  const std::string at = where + " P=" + std::to_string(P) + " " + spec;
+  for (std::size_t s = 0; s < P; ++s) {
+    std::vector<std::byte> block(layout.recv_counts[s]);
+    fill_pattern(block.data(), block.size(), static_cast<int>(s), rank);
+    h.expect(std::equal(block.begin(), block.end(),
+                        reference.begin() + static_cast<std::ptrdiff_t>(layout.recv_displs[s])),
+             at + ": MPI_Alltoallv matches the pattern");
+  }
+  Plan plan(spec, comm, layout);
+  std::vector<std::byte> recv(reference.size(), std::byte{0x5A});
+  plan.execute(send.data(), recv.data());
+  h.expect(recv == reference, at + ": equals MPI_Alltoallv (gaps untouched)");
+  h.expect(send == send_copy, at + ": send buffer unchanged");
+}
+
+}  // namespace a2a::test
