@@ -205,6 +205,7 @@ Runner setup_bench(CLI::App& app, const Session& session) {
         const Counters& c = e.plan.counters();
         nlohmann::json rec = {{"app", "bench"},
                               {"backend", e.plan.name()},
+                              {"label", e.plan.label()},
                               {"kind", "uniform"},
                               {"procs", P},
                               {"bytes", bytes},
@@ -234,11 +235,12 @@ Runner setup_bench(CLI::App& app, const Session& session) {
     }
 
     if (session.root()) {
-      const std::vector<std::string> columns = {"backend", "bytes",       "median_us", "ci95_us",
+      const std::vector<std::string> columns = {"label",   "bytes",       "median_us", "ci95_us",
                                                 "mean_us", "min_us",      "max_us",    "vs_mpi",
                                                 "rounds",  "blocks_sent", "check"};
       std::vector<std::string> csv_columns = columns;
       csv_columns.erase(csv_columns.begin() + 3);
+      csv_columns.insert(csv_columns.begin() + 1, "backend");
       for (auto extra : {"ci95_low_us", "ci95_high_us", "vs_mpi_ci95_low", "vs_mpi_ci95_high",
                          "procs", "iters", "messages_sent", "bytes_sent"}) {
         csv_columns.push_back(extra);

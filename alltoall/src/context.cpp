@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -87,6 +88,19 @@ const std::string& Context::resolved_value(const std::string& key) const {
     if (k == key) return v;
   }
   fail("internal error: parameter '" + key + "' was not resolved");
+}
+
+std::string Context::label() const {
+  std::string out = algorithm->name;
+  bool first = true;
+  for (const auto& [key, value] : resolved) {
+    const ParamInfo* info = algorithm->param(key);
+    const bool written = std::find(given.begin(), given.end(), key) != given.end();
+    if (!written && !(info != nullptr && info->labelled)) continue;
+    out += (first ? ":" : ",") + key + "=" + value;
+    first = false;
+  }
+  return out;
 }
 
 std::string Context::resolved_name() const {

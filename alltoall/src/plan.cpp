@@ -119,6 +119,9 @@ std::string validate(std::string_view text, Context& ctx) {
     }
     ctx.params.clear();
     ctx.resolved.clear();
+    ctx.given.clear();
+    for (const auto& kv : spec.params)
+      ctx.given.push_back(kv.first);
     for (const auto& p : info->params) {
       const std::string* given = spec.find(p.name);
       ctx.params.emplace_back(p.name, given ? *given : p.default_value);
@@ -191,6 +194,8 @@ std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm,
   state->procs = ctx.procs;
   const std::string delegate = state->impl->delegate_name();
   state->name = delegate.empty() ? resolved : resolved + "->" + delegate;
+  const std::string delegate_label = state->impl->delegate_label();
+  state->label = ctx.label() + (delegate_label.empty() ? "" : "->" + delegate_label);
   state->send_extent = ctx.layout.send_extent();
   state->recv_extent = ctx.layout.recv_extent();
   return state;
@@ -266,6 +271,9 @@ int Plan::procs() const {
 }
 const std::string& Plan::name() const {
   return state_->name;
+}
+const std::string& Plan::label() const {
+  return state_->label;
 }
 const Counters& Plan::counters() const {
   return state_->counters;

@@ -72,6 +72,9 @@ class Plan {
   int procs() const;
   // The resolved backend, every parameter explicit: "tra:r=3", or "auto->tra:r=3".
   const std::string& name() const;
+  // A short form for tables: the algorithm, the parameters the caller set and the radices,
+  // e.g. "tra:r=3", "random_sendrecv:shuffle=off", "auto->pairwise".
+  const std::string& label() const;
   const Counters& counters() const;  // of the last execute() on this rank
   std::size_t send_extent() const;
   std::size_t recv_extent() const;

@@ -24,6 +24,7 @@ struct ParamInfo {
   std::string name;
   std::string default_value;  // as it would be written in a spec
   std::string help;           // including the valid range
+  bool labelled = false;      // shown in short labels even when left at its default (radices)
 };
 
 struct AlgorithmInfo {

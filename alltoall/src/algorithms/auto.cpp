@@ -104,6 +104,7 @@ class AutoPlan final : public PlanImpl {
     chosen_->impl->execute(send, recv, c);
   }
   std::string delegate_name() const override { return chosen_->name; }
+  std::string delegate_label() const override { return chosen_->label; }
 
  private:
   std::unique_ptr<PlanState> chosen_;

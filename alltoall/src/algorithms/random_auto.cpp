@@ -9,6 +9,7 @@
 // 140-640 ranks of its 10-ppn runs). For the vector kind S is the largest per-peer count of
 // any rank. seed, shuffle, queue and segment are passed to the chosen algorithm.
 // Cost: that of the chosen algorithm.
+#include <algorithm>
 #include <climits>
 
 #include "detail/algorithms.hpp"
@@ -25,22 +26,33 @@ class RandomAutoPlan final : public PlanImpl {
     chosen_->impl->execute(send, recv, c);
   }
   std::string delegate_name() const override { return chosen_->name; }
+  std::string delegate_label() const override { return chosen_->label; }
 
  private:
   std::unique_ptr<PlanState> chosen_;
 };
 
+// The chosen algorithm's spec, passing on the parameters the caller set (the others keep the
+// same defaults there).
 std::string choose(const Context& ctx, std::uint64_t bytes) {
   const auto value = [&](const char* key) { return std::stoull(ctx.resolved_value(key)); };
-  const std::string common =
-      ":seed=" + ctx.resolved_value("seed") + ",shuffle=" + ctx.resolved_value("shuffle");
+  auto with = [&](std::string name, std::initializer_list<const char*> keys) {
+    char separator = ':';
+    for (const char* key : keys) {
+      if (std::find(ctx.given.begin(), ctx.given.end(), key) == ctx.given.end()) continue;
+      name += separator + std::string(key) + "=" + ctx.resolved_value(key);
+      separator = ',';
+    }
+    return name;
+  };
   if (bytes < value("small")) return "mpi";
   if (bytes <= value("large")) {
-    if (static_cast<std::uint64_t>(ctx.procs) < value("procs")) return "random_scatter" + common;
-    return "random_sendrecv" + common + ",queue=" + ctx.resolved_value("queue");
+    if (static_cast<std::uint64_t>(ctx.procs) < value("procs")) {
+      return with("random_scatter", {"seed", "shuffle"});
+    }
+    return with("random_sendrecv", {"seed", "shuffle", "queue"});
   }
-  return "random_segmented" + common + ",queue=" + ctx.resolved_value("queue") +
-         ",segment=" + ctx.resolved_value("segment");
+  return with("random_segmented", {"seed", "shuffle", "queue", "segment"});
 }
 
 }  // namespace

@@ -40,6 +40,8 @@ struct Context {
   // A value recorded by resolve() during validation (for build()).
   const std::string& resolved_value(const std::string& key) const;
   std::string resolved_name() const;
+  std::string label() const;
+  std::vector<std::string> given;  // keys written in the spec
   [[noreturn]] void fail(const std::string& message) const;
 };
 

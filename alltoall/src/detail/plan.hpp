@@ -14,7 +14,7 @@ struct PlanState {
   MPI_Comm comm = MPI_COMM_NULL;  // owned duplicate
   Kind kind = Kind::uniform;
   int procs = 1;
-  std::string name;
+  std::string name, label;
   std::size_t send_extent = 0, recv_extent = 0;
   std::unique_ptr<PlanImpl> impl;
   Counters counters;

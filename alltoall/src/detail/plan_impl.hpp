@@ -15,6 +15,7 @@ class PlanImpl {
   virtual void execute(const std::byte* send, std::byte* recv, Counters& counters) = 0;
   // A plan that delegates (auto) names what it delegates to; "" keeps the spec's name.
   virtual std::string delegate_name() const { return {}; }
+  virtual std::string delegate_label() const { return {}; }
 };
 
 }  // namespace a2a::detail
