@@ -193,7 +193,8 @@ std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm,
   state->kind = kind;
   state->procs = ctx.procs;
   const std::string delegate = state->impl->delegate_name();
-  state->name = delegate.empty() ? resolved : resolved + "->" + delegate;
+  // build() may have resolved deferred parameters (tra2's q=node): name the plan after it.
+  state->name = ctx.resolved_name() + (delegate.empty() ? "" : "->" + delegate);
   const std::string delegate_label = state->impl->delegate_label();
   state->label = ctx.label() + (delegate_label.empty() ? "" : "->" + delegate_label);
   state->send_extent = ctx.layout.send_extent();

@@ -15,6 +15,7 @@ const std::vector<AlgorithmInfo>& registry() {
       detail::describe_bruck(),
       detail::describe_tra(),
       detail::describe_tra_modified(),
+      detail::describe_tra2(),
       detail::describe_random_scatter(),
       detail::describe_random_sendrecv(),
       detail::describe_random_segmented(),

@@ -32,6 +32,10 @@ struct Counters {
   std::size_t blocks_sent = 0;    // data blocks sent, counting a block again at every hop
   std::size_t messages_sent = 0;  // point-to-point messages started (before splitting)
   std::size_t bytes_sent = 0;     // payload bytes sent, including forwarded data
+  // Node-aware algorithms split the rounds and blocks above into their two phases: within a
+  // node (intra) and between nodes (inter). Zero for flat algorithms.
+  std::size_t rounds_intra = 0, rounds_inter = 0;
+  std::size_t blocks_intra = 0, blocks_inter = 0;
 };
 
 // Per-peer byte counts and displacements, exactly what MPI_Alltoallv takes, in bytes.

@@ -38,8 +38,9 @@ struct AlgorithmInfo {
   // Resolves and range-checks the parameters for this context and throws SpecError if the
   // algorithm cannot serve it. Local: no communication happens here.
   std::function<void(detail::Context&)> validate;
-  // Builds the plan; may communicate (collective over the plan's communicator).
-  std::function<std::unique_ptr<detail::PlanImpl>(const detail::Context&)> build;
+  // Builds the plan; may communicate (collective over the plan's communicator) and may resolve
+  // parameters that need it (such as the real ranks per node).
+  std::function<std::unique_ptr<detail::PlanImpl>(detail::Context&)> build;
 
   bool supports(Kind kind) const { return (kinds & static_cast<unsigned>(kind)) != 0; }
   const ParamInfo* param(const std::string& key) const;

@@ -22,18 +22,11 @@ constexpr int kTraTag = 4343;
 class TraPlan final : public PlanImpl {
  public:
   TraPlan(const Context& ctx, std::size_t radix)
-      : comm_(ctx.comm),
-        rank_(static_cast<std::size_t>(ctx.rank)),
+      : rank_(static_cast<std::size_t>(ctx.rank)),
         procs_(static_cast<std::size_t>(ctx.procs)),
         block_(ctx.block_bytes),
-        schedule_(radix_schedule(procs_, radix)) {
-    if (block_ == 0 || procs_ == 1) return;
-    work_.resize(procs_ * block_);
-    const std::size_t most = max_round_blocks(schedule_);
-    send_tmp_.resize(most * block_);
-    recv_tmp_.resize(most * block_);
-    requests_.reserve(2 * message_pieces(most * block_));
-  }
+        work_(procs_ > 1 ? procs_ * block_ : 0),
+        exchange_(ctx.comm, rank_, procs_, radix, block_, kTraTag) {}
 
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
     const std::size_t p = rank_, n = procs_, b = block_;
@@ -46,27 +39,11 @@ class TraPlan final : public PlanImpl {
     std::memcpy(work_.data(), send + p * b, (n - p) * b);
     std::memcpy(work_.data() + (n - p) * b, send, p * b);
     // 2. The rounds.
-    for (const RadixRound& round : schedule_) {
-      std::byte* out = send_tmp_.data();
-      for (const auto& [first, count] : round.runs) {
-        std::memcpy(out, work_.data() + first * b, count * b);
-        out += count * b;
-      }
-      const std::size_t bytes = round.positions.size() * b;
-      const int dst = static_cast<int>((p + round.distance) % n);
-      const int src = static_cast<int>((p + n - round.distance) % n);
-      sendrecv(send_tmp_.data(), bytes, dst, recv_tmp_.data(), bytes, src, kTraTag, comm_,
-               requests_);
-      const std::byte* in = recv_tmp_.data();
-      for (const auto& [first, count] : round.runs) {
-        std::memcpy(work_.data() + first * b, in, count * b);
-        in += count * b;
-      }
-      c.rounds += 1;
-      c.messages_sent += 1;
-      c.blocks_sent += round.positions.size();
-      c.bytes_sent += bytes;
-    }
+    const RadixExchange::Sent sent = exchange_.run(work_.data());
+    c.rounds += sent.rounds;
+    c.messages_sent += sent.rounds;
+    c.blocks_sent += sent.elements;
+    c.bytes_sent += sent.bytes;
     // 3. R[j] = W[(p - j) mod P]: position i holds the block from rank p - i.
     for (std::size_t j = 0; j < n; ++j) {
       std::memcpy(recv + j * b, work_.data() + ((p + n - j) % n) * b, b);
@@ -74,11 +51,9 @@ class TraPlan final : public PlanImpl {
   }
 
  private:
-  MPI_Comm comm_;
   std::size_t rank_, procs_, block_;
-  std::vector<RadixRound> schedule_;
-  std::vector<std::byte> work_, send_tmp_, recv_tmp_;
-  Requests requests_;
+  std::vector<std::byte> work_;
+  RadixExchange exchange_;
 };
 
 }  // namespace

@@ -11,6 +11,7 @@ AlgorithmInfo describe_pairwise();
 AlgorithmInfo describe_bruck();
 AlgorithmInfo describe_tra();
 AlgorithmInfo describe_tra_modified();
+AlgorithmInfo describe_tra2();
 AlgorithmInfo describe_random_scatter();
 AlgorithmInfo describe_random_sendrecv();
 AlgorithmInfo describe_random_segmented();
