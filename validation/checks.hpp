@@ -47,12 +47,22 @@ inline Plan check_uniform_exchange(Harness& h, MPI_Comm comm, const std::string&
 // Count distributions for vector tests: the bytes rank s sends to rank d, the same on all ranks.
 //   equal   every block max_bytes
 //   random  uniform in [0, max_bytes] (zeros included)
-//   hot     every rank sends max_bytes to rank P/2 and 0 or 1 byte elsewhere
-//   zero    nothing at all
+//   hot       every rank sends max_bytes to rank P/2 and 0 or 1 byte elsewhere
+//   powerlaw  max_bytes / k^2 for the k-th peer after oneself (heavy skew, many small)
+//   onesender rank 0 sends max_bytes to everyone, nobody else sends anything
+//   pernode   one nonzero block per node of 2 ranks: only to peers of the sender's parity
+//   zero      nothing at all
 inline std::size_t vector_count(const std::string& dist, int procs, int s, int d,
                                 std::size_t max_bytes) {
   if (dist == "equal") return max_bytes;
   if (dist == "hot") return d == procs / 2 ? max_bytes : static_cast<std::size_t>((s + d) % 2);
+  if (dist == "powerlaw") {
+    const auto k = static_cast<std::size_t>((d - s + procs) % procs) + 1;
+    return max_bytes / (k * k);
+  }
+  if (dist == "onesender") return s == 0 ? max_bytes : 0;
+  if (dist == "pernode")
+    return (d % 2 == s % 2) ? max_bytes - static_cast<std::size_t>(d % 3 == 0) : 0;
   if (dist == "random") {
     SplitMix64 rng(static_cast<std::uint64_t>(s) * 7919 + static_cast<std::uint64_t>(d) + 1);
     return rng.below(max_bytes + 1);

@@ -48,7 +48,9 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < send.size(); ++i)
       send[i] = word(i, 17 + h.rank());
     for (const std::string& name : a2a::algorithm_names(a2a::Kind::vector)) {
-      if (name == "auto") continue;  // delegates to one of the others
+      // auto delegates to one of the others; padded_bruck_v pads every block to 2 GiB and
+      // tra_v runs the same engine as sloav: both would only multiply the memory needed.
+      if (name == "auto" || name == "padded_bruck_v" || name == "tra_v") continue;
       a2a::Plan plan(name, h.comm(), layout);
       std::fill(recv.begin(), recv.end(), 0);
       plan.execute(send.data(), recv.data());

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "a2a/alltoall.hpp"
+#include "a2a/model.hpp"
 #include "a2a/registry.hpp"
+#include "brute_force.hpp"
 #include "checks.hpp"
 
 namespace {
@@ -18,9 +20,11 @@ void run(Harness& h) {
   const int rank = h.rank();
   const auto P = static_cast<std::size_t>(h.procs());
   const auto me = static_cast<std::size_t>(rank);
-  for (const char* dist : {"equal", "random", "hot", "zero"}) {
-    for (std::size_t max_bytes : {1, 8, 1024, 65536 + 3}) {
+  for (const char* dist : {"equal", "random", "powerlaw", "hot", "onesender", "pernode", "zero"}) {
+    for (std::size_t max_bytes :
+         {std::size_t{1}, std::size_t{8}, std::size_t{1024}, std::size_t{1} << 20}) {
       for (bool reversed : {false, true}) {
+        if (max_bytes > 1024 && reversed) continue;  // 1 MiB once is enough
         const a2a::VectorLayout layout =
             a2a::test::vector_layout(dist, h.procs(), rank, max_bytes, reversed);
         const std::string where =
@@ -28,7 +32,46 @@ void run(Harness& h) {
         for (const std::string& name : a2a::algorithm_names(a2a::Kind::vector)) {
           a2a::test::check_vector_exchange(h, h.comm(), name, layout, where);
         }
+        for (const std::string spec : {"tra_v:r=2", "tra_v:r=3", "tra_v:r=max",
+                                       "padded_bruck_v:r=2", "sloav:linear_above=100"}) {
+          if (a2a::check_applicable(spec, h.comm(), a2a::Kind::vector, 0)) continue;  // r > P
+          a2a::test::check_vector_exchange(h, h.comm(), spec, layout, where);
+        }
       }
+    }
+  }
+
+  // Counters: sloav makes 2 ceil(log2 P) start-ups per rank (size and data per round, the
+  // paper's model); tra_v the K(P, r) rounds and D(P, r) elements of Propositions 1-4.
+  {
+    const a2a::VectorLayout layout = a2a::test::vector_layout("random", h.procs(), rank, 64, false);
+    std::vector<std::byte> send(layout.send_extent() + 1), recv(layout.recv_extent() + 1);
+    std::uint64_t log2p = 0;
+    while ((std::size_t{1} << log2p) < P)
+      ++log2p;
+    {
+      a2a::Plan plan("sloav", h.comm(), layout);
+      plan.execute(send.data(), recv.data());
+      h.expect(plan.counters().messages_sent == 2 * log2p && plan.counters().rounds == log2p,
+               "sloav: 2 ceil(log2 P) = " + std::to_string(2 * log2p) + " start-ups, got " +
+                   std::to_string(plan.counters().messages_sent));
+    }
+    for (std::uint64_t r = 2; r <= std::max<std::uint64_t>(2, P); ++r) {
+      a2a::Plan plan("tra_v:r=" + std::to_string(r), h.comm(), layout);
+      plan.execute(send.data(), recv.data());
+      const auto brute = a2a::test::brute_force_count(P, r);
+      h.expect(plan.counters().rounds == a2a::model::rounds(P, r) &&
+                   plan.counters().rounds == brute.rounds,
+               "tra_v:r=" + std::to_string(r) + ": K rounds");
+      h.expect(plan.counters().blocks_sent == a2a::model::blocks(P, r) &&
+                   plan.counters().messages_sent == 2 * plan.counters().rounds,
+               "tra_v:r=" + std::to_string(r) + ": D elements, 2 K messages");
+    }
+    {
+      // The threshold switch: above linear_above bytes sloav hands over to linear.
+      a2a::Plan plan("sloav:linear_above=10", h.comm(), layout);
+      h.expect(P == 1 || plan.name().find("->linear") != std::string::npos,
+               "sloav:linear_above=10 with 64-byte blocks switches to linear: " + plan.name());
     }
   }
 

@@ -20,6 +20,9 @@ const std::vector<AlgorithmInfo>& registry() {
       detail::describe_random_sendrecv(),
       detail::describe_random_segmented(),
       detail::describe_random_auto(),
+      detail::describe_sloav(),
+      detail::describe_tra_v(),
+      detail::describe_padded_bruck_v(),
       detail::describe_auto(),
   };
   return algorithms;

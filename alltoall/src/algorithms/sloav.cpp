@@ -1,0 +1,57 @@
+// sloav: Scalable LOgarithmic AlltoallV, Xu, Venkata, Graham, Wang, Liu, Yu, "SLOAVx: Scalable
+// LOgarithmic AlltoallV Algorithm for Hierarchical Multicore Systems" (CCGrid 2013), section
+// III. ceil(log2 P) rounds; in round s rank n merges the elements whose bit s-1 is set and
+// sends first the size of the merged message, then the message, to (n + 2^(s-1)) mod P,
+// receiving from (n - 2^(s-1)) mod P. The element index table replaces Bruck's data rotation;
+// elements that do not fit the slot they land in go to the recycled overflow (SLOAV) buffer.
+// Cost (section III-C): 2 ceil(log2 P) start-ups per rank (size and data per round);
+// relayed data: every element travels as many hops as its distance has set bits.
+// The paper switches to a linear algorithm when the largest message exceeds a threshold:
+// `linear_above` (bytes, 0 = never), decided once when the plan is made.
+#include <climits>
+
+#include "detail/algorithms.hpp"
+#include "detail/plan.hpp"
+#include "detail/vector_radix.hpp"
+
+namespace a2a::detail {
+namespace {
+
+class Delegate final : public PlanImpl {
+ public:
+  explicit Delegate(std::unique_ptr<PlanState> chosen) : chosen_(std::move(chosen)) {}
+  void execute(const std::byte* send, std::byte* recv, Counters& c) override {
+    chosen_->impl->execute(send, recv, c);
+  }
+  std::string delegate_name() const override { return chosen_->name; }
+  std::string delegate_label() const override { return chosen_->label; }
+
+ private:
+  std::unique_ptr<PlanState> chosen_;
+};
+
+}  // namespace
+
+AlgorithmInfo describe_sloav() {
+  AlgorithmInfo info;
+  info.name = "sloav";
+  info.kinds = static_cast<unsigned>(Kind::vector);
+  info.params = {{"linear_above", "0",
+                  "switch to `linear` when the largest per-peer count exceeds this many bytes "
+                  "(0 = never)"}};
+  info.summary = "logarithmic Alltoallv: log2 P two-phase rounds, element index table";
+  info.source = "SLOAVx paper (Xu et al. 2013), section III";
+  info.cost = "ceil(log2 P) rounds, 2 ceil(log2 P) messages per rank";
+  info.validate = [](Context& ctx) { ctx.int_param("linear_above", 0, LLONG_MAX); };
+  info.build = [](Context& ctx) -> std::unique_ptr<PlanImpl> {
+    const auto threshold = std::stoull(ctx.resolved_value("linear_above"));
+    if (threshold > 0 && global_max_count(ctx) > threshold) {
+      return std::make_unique<Delegate>(
+          make_plan_state("linear", ctx.comm, ctx.kind, ctx.block_bytes, ctx.layout));
+    }
+    return make_vector_radix_plan(ctx, 2);
+  };
+  return info;
+}
+
+}  // namespace a2a::detail
