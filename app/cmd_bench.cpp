@@ -4,6 +4,7 @@
 // machine affects all alike. --check verifies every backend once per size, byte for byte,
 // against MPI_Alltoall and against the closed-form pattern, and that the send buffer is intact.
 #include <charconv>
+#include <climits>
 #include <cstring>
 #include <iostream>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "a2a/registry.hpp"
 #include "a2a/spec.hpp"
 #include "commands.hpp"
+#include "core/distribution.hpp"
 #include "core/pattern.hpp"
 #include "core/records.hpp"
 #include "core/stats.hpp"
@@ -95,66 +97,90 @@ Runner setup_bench(CLI::App& app, const Session& session) {
     int warmup = 5;
     bool check = false;
     std::string format = "table";
+    std::string vector;  // distribution name: the vector (Alltoallv) kind
   };
   auto opt = std::make_shared<Options>();
   auto* sub = app.add_subcommand("bench", "Time all-to-all backends (run under mpirun)");
   sub->add_option("--algorithms,-a", opt->algorithms,
-                  "comma-separated backend specs, or 'all' (every uniform backend)");
-  sub->add_option("--sizes,-s", opt->sizes,
-                  "block bytes per peer: MIN:MAX (powers of two) or a,b,c; suffixes K, M, G");
+                  "comma-separated backend specs, or 'all' (every backend of the kind)");
+  sub->add_option("--sizes,-s,--max-bytes", opt->sizes,
+                  "bytes per peer (with --vector: the largest block): MIN:MAX (powers of two) "
+                  "or a,b,c; suffixes K, M, G");
+  sub->add_option("--vector", opt->vector,
+                  "Alltoallv with per-peer counts from a distribution: equal, random, powerlaw, "
+                  "hot, onesender, pernode, zero")
+      ->check(CLI::IsMember(distribution_names()));
   sub->add_option("--iters,-n", opt->iters, "timed iterations per backend and size")
       ->check(CLI::Range(1, 1000000));
   sub->add_option("--warmup,-w", opt->warmup, "untimed iterations first")
       ->check(CLI::Range(0, 1000000));
   sub->add_flag("--check", opt->check,
-                "verify every backend byte for byte against MPI_Alltoall; exit 1 on mismatch");
+                "verify every backend byte for byte against MPI_Alltoall[v]; exit 1 on mismatch");
   sub->add_option("--format", opt->format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}));
 
   return [session, opt]() {
     const Format format = parse_format(opt->format);
     const std::vector<std::size_t> sizes = parse_sizes(opt->sizes);
+    const bool vector = !opt->vector.empty();
+    const Kind kind = vector ? Kind::vector : Kind::uniform;
     const bool all = opt->algorithms == "all";
     const std::vector<std::string> specs =
-        all ? algorithm_names(Kind::uniform) : split_spec_list(opt->algorithms);
-    const auto P = static_cast<std::size_t>(session.procs);
+        all ? algorithm_names(kind) : split_spec_list(opt->algorithms);
+    const int P = session.procs, me = session.rank;
     std::vector<nlohmann::json> records;
     std::size_t failures = 0;
 
     for (std::size_t si = 0; si < sizes.size(); ++si) {
       const std::size_t bytes = sizes[si];
       if (session.root()) {
-        std::cerr << "bench: " << bytes << " B per peer (" << si + 1 << "/" << sizes.size() << ")"
-                  << std::endl;
+        std::cerr << "bench: " << (vector ? "largest block " : "") << bytes << " B per peer ("
+                  << si + 1 << "/" << sizes.size() << ")" << std::endl;
       }
+      const VectorLayout layout =
+          vector ? distribution_layout(opt->vector, P, me, bytes) : VectorLayout::uniform(P, bytes);
       std::vector<Entry> entries;
       for (const std::string& spec : specs) {
         if (all) {
           // 'all' skips what cannot run here (e.g. P not divisible by q); an explicit request
           // gets the error instead.
-          if (auto why = check_applicable(spec, session.comm, Kind::uniform, bytes)) {
+          if (auto why = check_applicable(spec, session.comm, kind, bytes)) {
             if (session.root()) std::cerr << "bench: skipping " << spec << ": " << *why << "\n";
             continue;
           }
         }
-        entries.push_back({spec, Plan(spec, session.comm, bytes), {}, "skipped"});
+        entries.push_back(
+            {spec,
+             vector ? Plan(spec, session.comm, layout) : Plan(spec, session.comm, bytes),
+             {},
+             "skipped"});
       }
 
-      std::vector<std::byte> send(P * bytes), recv(P * bytes);
-      for (std::size_t d = 0; d < P; ++d) {
-        fill_pattern(send.data() + d * bytes, bytes, session.rank, static_cast<int>(d));
+      std::vector<std::byte> send(layout.send_extent()), recv(layout.recv_extent());
+      for (int d = 0; d < P; ++d) {
+        const auto i = static_cast<std::size_t>(d);
+        fill_pattern(send.data() + layout.send_displs[i], layout.send_counts[i], me, d);
       }
 
       if (opt->check) {
-        // Two independent references: MPI_Alltoall, and the pattern itself.
-        std::vector<std::byte> expected(P * bytes), reference(P * bytes);
-        for (std::size_t s = 0; s < P; ++s) {
-          fill_pattern(expected.data() + s * bytes, bytes, static_cast<int>(s), session.rank);
+        // Two independent references: MPI's own collective, and the pattern itself.
+        std::vector<std::byte> expected(recv.size()), reference(recv.size());
+        for (int s = 0; s < P; ++s) {
+          const auto i = static_cast<std::size_t>(s);
+          fill_pattern(expected.data() + layout.recv_displs[i], layout.recv_counts[i], s, me);
         }
-        const bool mpi_reference = bytes <= static_cast<std::size_t>(INT_MAX);
-        if (mpi_reference) {
+        const bool mpi_reference = layout.send_extent() <= static_cast<std::size_t>(INT_MAX) &&
+                                   layout.recv_extent() <= static_cast<std::size_t>(INT_MAX);
+        if (mpi_reference && !vector) {
           MPI_Alltoall(send.data(), static_cast<int>(bytes), MPI_BYTE, reference.data(),
                        static_cast<int>(bytes), MPI_BYTE, session.comm);
+        } else if (mpi_reference) {
+          const std::vector<int> sc(layout.send_counts.begin(), layout.send_counts.end()),
+              sd(layout.send_displs.begin(), layout.send_displs.end()),
+              rc(layout.recv_counts.begin(), layout.recv_counts.end()),
+              rd(layout.recv_displs.begin(), layout.recv_displs.end());
+          MPI_Alltoallv(send.data(), sc.data(), sd.data(), MPI_BYTE, reference.data(), rc.data(),
+                        rd.data(), MPI_BYTE, session.comm);
         }
         const std::vector<std::byte> send_copy = send;
         for (Entry& e : entries) {
@@ -195,6 +221,11 @@ Runner setup_bench(CLI::App& app, const Session& session) {
         }
       }
 
+      // Mean bytes per peer over all ranks (the vector kind's actual volume).
+      unsigned long long volume = 0;
+      for (std::size_t c : layout.send_counts)
+        volume += c;
+      MPI_Allreduce(MPI_IN_PLACE, &volume, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, session.comm);
       if (!session.root()) continue;
       const Entry* baseline = nullptr;
       for (const Entry& e : entries) {
@@ -206,7 +237,7 @@ Runner setup_bench(CLI::App& app, const Session& session) {
         nlohmann::json rec = {{"app", "bench"},
                               {"backend", e.plan.name()},
                               {"label", e.plan.label()},
-                              {"kind", "uniform"},
+                              {"kind", to_string(kind)},
                               {"procs", P},
                               {"bytes", bytes},
                               {"iters", opt->iters},
@@ -221,6 +252,16 @@ Runner setup_bench(CLI::App& app, const Session& session) {
                               {"blocks_sent", c.blocks_sent},
                               {"messages_sent", c.messages_sent},
                               {"bytes_sent", c.bytes_sent}};
+        if (vector) {
+          rec["distribution"] = opt->vector;
+          rec["mean_bytes"] = static_cast<double>(volume) / (static_cast<double>(P) * P);
+        }
+        if (c.rounds_intra + c.rounds_inter > 0) {
+          rec["rounds_intra"] = c.rounds_intra;
+          rec["rounds_inter"] = c.rounds_inter;
+          rec["blocks_intra"] = c.blocks_intra;
+          rec["blocks_inter"] = c.blocks_inter;
+        }
         if (baseline != nullptr) {
           const stats::Ratio r = stats::median_ratio(e.times, baseline->times);
           rec["vs_mpi"] = r.value;
@@ -235,18 +276,35 @@ Runner setup_bench(CLI::App& app, const Session& session) {
     }
 
     if (session.root()) {
-      const std::vector<std::string> columns = {"label",   "bytes",       "median_us", "ci95_us",
-                                                "mean_us", "min_us",      "max_us",    "vs_mpi",
-                                                "rounds",  "blocks_sent", "check"};
-      std::vector<std::string> csv_columns = columns;
-      csv_columns.erase(csv_columns.begin() + 3);
-      csv_columns.insert(csv_columns.begin() + 1, "backend");
-      for (auto extra : {"ci95_low_us", "ci95_high_us", "vs_mpi_ci95_low", "vs_mpi_ci95_high",
-                         "procs", "iters", "messages_sent", "bytes_sent"}) {
-        csv_columns.push_back(extra);
-      }
+      const std::vector<std::string> columns = {"label",   "bytes",         "median_us", "ci95_us",
+                                                "mean_us", "min_us",        "max_us",    "vs_mpi",
+                                                "rounds",  "messages_sent", "check"};
+      std::vector<std::string> csv_columns = {"label",
+                                              "backend",
+                                              "kind",
+                                              "bytes",
+                                              "median_us",
+                                              "mean_us",
+                                              "min_us",
+                                              "max_us",
+                                              "ci95_low_us",
+                                              "ci95_high_us",
+                                              "vs_mpi",
+                                              "vs_mpi_ci95_low",
+                                              "vs_mpi_ci95_high",
+                                              "rounds",
+                                              "blocks_sent",
+                                              "messages_sent",
+                                              "bytes_sent",
+                                              "check",
+                                              "procs",
+                                              "iters"};
+      if (vector) csv_columns.insert(csv_columns.begin() + 3, "distribution");
       if (format == Format::table) {
-        std::cout << "a2a bench: P=" << P << ", " << opt->iters
+        std::cout << "a2a bench: P=" << P << ", "
+                  << (vector ? "Alltoallv, '" + opt->vector + "' counts, bytes = largest block, "
+                             : std::string("Alltoall, "))
+                  << opt->iters
                   << " iterations (slowest rank), median with bootstrap 95% CI in microseconds;"
                   << " vs_mpi = median / median(mpi)\n";
       }

@@ -8,6 +8,7 @@
 
 #include "a2a/alltoall.hpp"
 #include "a2a/randomized.hpp"
+#include "core/distribution.hpp"
 #include "core/pattern.hpp"
 #include "harness.hpp"
 
@@ -44,54 +45,11 @@ inline Plan check_uniform_exchange(Harness& h, MPI_Comm comm, const std::string&
   return plan;
 }
 
-// Count distributions for vector tests: the bytes rank s sends to rank d, the same on all ranks.
-//   equal   every block max_bytes
-//   random  uniform in [0, max_bytes] (zeros included)
-//   hot       every rank sends max_bytes to rank P/2 and 0 or 1 byte elsewhere
-//   powerlaw  max_bytes / k^2 for the k-th peer after oneself (heavy skew, many small)
-//   onesender rank 0 sends max_bytes to everyone, nobody else sends anything
-//   pernode   one nonzero block per node of 2 ranks: only to peers of the sender's parity
-//   zero      nothing at all
-inline std::size_t vector_count(const std::string& dist, int procs, int s, int d,
-                                std::size_t max_bytes) {
-  if (dist == "equal") return max_bytes;
-  if (dist == "hot") return d == procs / 2 ? max_bytes : static_cast<std::size_t>((s + d) % 2);
-  if (dist == "powerlaw") {
-    const auto k = static_cast<std::size_t>((d - s + procs) % procs) + 1;
-    return max_bytes / (k * k);
-  }
-  if (dist == "onesender") return s == 0 ? max_bytes : 0;
-  if (dist == "pernode")
-    return (d % 2 == s % 2) ? max_bytes - static_cast<std::size_t>(d % 3 == 0) : 0;
-  if (dist == "random") {
-    SplitMix64 rng(static_cast<std::uint64_t>(s) * 7919 + static_cast<std::uint64_t>(d) + 1);
-    return rng.below(max_bytes + 1);
-  }
-  return 0;
-}
-
-// This rank's layout for a distribution; blocks with gaps of 3 bytes, optionally placed in
-// reverse peer order (send side reversed, receive side the other way round).
+// This rank's layout for a distribution (app/core/distribution.hpp); blocks 3 bytes apart,
+// with `reversed` the send side in reverse peer order and the receive side forward.
 inline VectorLayout vector_layout(const std::string& dist, int procs, int rank,
                                   std::size_t max_bytes, bool reversed) {
-  VectorLayout layout;
-  for (int p = 0; p < procs; ++p) {
-    layout.send_counts.push_back(vector_count(dist, procs, rank, p, max_bytes));
-    layout.recv_counts.push_back(vector_count(dist, procs, p, rank, max_bytes));
-  }
-  auto place = [](const std::vector<std::size_t>& counts, bool backwards) {
-    std::vector<std::size_t> displs(counts.size());
-    std::size_t offset = 5;
-    for (std::size_t k = 0; k < counts.size(); ++k) {
-      const std::size_t i = backwards ? counts.size() - 1 - k : k;
-      displs[i] = offset;
-      offset += counts[i] + 3;
-    }
-    return displs;
-  };
-  layout.send_displs = place(layout.send_counts, reversed);
-  layout.recv_displs = place(layout.recv_counts, !reversed);
-  return layout;
+  return distribution_layout(dist, procs, rank, max_bytes, reversed, !reversed, 5, 3);
 }
 
 // Plans `spec` for the vector layout on comm and checks the result against MPI_Alltoallv (the

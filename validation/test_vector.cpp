@@ -32,9 +32,11 @@ void run(Harness& h) {
         for (const std::string& name : a2a::algorithm_names(a2a::Kind::vector)) {
           a2a::test::check_vector_exchange(h, h.comm(), name, layout, where);
         }
-        for (const std::string spec : {"tra_v:r=2", "tra_v:r=3", "tra_v:r=max",
-                                       "padded_bruck_v:r=2", "sloav:linear_above=100"}) {
-          if (a2a::check_applicable(spec, h.comm(), a2a::Kind::vector, 0)) continue;  // r > P
+        for (const std::string spec :
+             {"tra_v:r=2", "tra_v:r=3", "tra_v:r=max", "padded_bruck_v:r=2",
+              "sloav:linear_above=100", "sloavx:q=1", "sloavx:q=2", "sloavx:q=3", "sloavx:q=4"}) {
+          // Skips what does not apply at this P (r > P, q not dividing P).
+          if (a2a::check_applicable(spec, h.comm(), a2a::Kind::vector, 0)) continue;
           a2a::test::check_vector_exchange(h, h.comm(), spec, layout, where);
         }
       }

@@ -21,6 +21,7 @@ const std::vector<AlgorithmInfo>& registry() {
       detail::describe_random_segmented(),
       detail::describe_random_auto(),
       detail::describe_sloav(),
+      detail::describe_sloavx(),
       detail::describe_tra_v(),
       detail::describe_padded_bruck_v(),
       detail::describe_auto(),

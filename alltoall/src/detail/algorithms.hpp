@@ -13,6 +13,7 @@ AlgorithmInfo describe_tra();
 AlgorithmInfo describe_tra_modified();
 AlgorithmInfo describe_tra2();
 AlgorithmInfo describe_sloav();
+AlgorithmInfo describe_sloavx();
 AlgorithmInfo describe_tra_v();
 AlgorithmInfo describe_padded_bruck_v();
 AlgorithmInfo describe_random_scatter();
