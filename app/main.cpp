@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
   CLI::App app{"a2a: distributed FFTs and transpositions with a pluggable all-to-all layer"};
   app.require_subcommand(1);
   std::map<CLI::App*, a2a::app::Runner> runners;
-  for (auto setup : {a2a::app::setup_list, a2a::app::setup_model, a2a::app::setup_bench}) {
+  for (auto setup :
+       {a2a::app::setup_list, a2a::app::setup_model, a2a::app::setup_bench, a2a::app::setup_is}) {
     const std::size_t before = app.get_subcommands({}).size();
     a2a::app::Runner run = setup(app, session);
     runners[app.get_subcommands({})[before]] = std::move(run);

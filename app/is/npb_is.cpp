@@ -1,0 +1,331 @@
+#include "npb_is.hpp"
+
+#include <unistd.h>
+#include <algorithm>
+#include <cstring>
+
+#include "a2a/alltoall.hpp"
+#include "a2a/error.hpp"
+
+namespace a2a::is {
+namespace {
+
+constexpr std::uint64_t kMask46 = (std::uint64_t{1} << 46) - 1;
+constexpr std::uint64_t kMask23 = (std::uint64_t{1} << 23) - 1;
+
+// a b mod 2^46 for a, b < 2^46, as randlc does with 23-bit halves (exact).
+std::uint64_t mulmod46(std::uint64_t a, std::uint64_t b) {
+  const std::uint64_t a1 = a >> 23, a2 = a & kMask23, b1 = b >> 23, b2 = b & kMask23;
+  const std::uint64_t cross = (a1 * b2 + a2 * b1) & kMask23;
+  return ((cross << 23) + a2 * b2) & kMask46;
+}
+
+const std::array<ClassParams, 5> kClasses = {{
+    {'S', 16, 11, 9, {48427, 17148, 23627, 62548, 4431}, {0, 18, 346, 64917, 65463}},
+    {'W',
+     20,
+     16,
+     10,
+     {357773, 934767, 875723, 898999, 404505},
+     {1249, 11698, 1039987, 1043896, 1048018}},
+    {'A',
+     23,
+     19,
+     10,
+     {2112377, 662041, 5336171, 3642833, 4250760},
+     {104, 17523, 123928, 8288932, 8388264}},
+    {'B',
+     25,
+     21,
+     10,
+     {41869, 812306, 5102857, 18232239, 26860214},
+     {33422937, 10244, 59149, 33135281, 99}},
+    {'C',
+     27,
+     23,
+     10,
+     {44172927, 72999161, 74326391, 129606274, 21736814},
+     {61147, 882988, 266290, 133997595, 133525895}},
+}};
+
+// Rank r of P owns keys [first(r), first(r+1)).
+std::uint64_t first_key(std::uint64_t total, int rank, int procs) {
+  return total * static_cast<std::uint64_t>(rank) / static_cast<std::uint64_t>(procs);
+}
+
+}  // namespace
+
+std::int64_t ClassParams::expected_rank(int i, int it) const {
+  const std::int64_t r = test_rank[static_cast<std::size_t>(i)];
+  switch (name) {
+    case 'S':
+      return i <= 2 ? r + it : r - it;
+    case 'W':
+      return i < 2 ? r + (it - 2) : r - it;
+    case 'A':
+      return i <= 2 ? r + (it - 1) : r - (it - 1);
+    case 'B':
+      return (i == 1 || i == 2 || i == 4) ? r + it : r - it;
+    default:
+      return i <= 2 ? r + it : r - it;  // C
+  }
+}
+
+const ClassParams& class_params(char name) {
+  for (const auto& c : kClasses) {
+    if (c.name == name) return c;
+  }
+  throw Error(std::string("unknown IS class '") + name + "' (S, W, A, B or C)");
+}
+
+double Randlc::next() {
+  x_ = mulmod46(kMultiplier, x_);
+  return static_cast<double>(x_) * (1.0 / static_cast<double>(std::uint64_t{1} << 46));
+}
+
+void Randlc::skip(std::uint64_t n) {
+  std::uint64_t power = kMultiplier;  // a^(2^k)
+  while (n > 0) {
+    if (n & 1) x_ = mulmod46(power, x_);
+    power = mulmod46(power, power);
+    n >>= 1;
+  }
+}
+
+std::vector<std::int32_t> generate_keys(const ClassParams& c, std::uint64_t first,
+                                        std::uint64_t count) {
+  Randlc rng(Randlc::kSeed);
+  rng.skip(4 * first);
+  const double k = c.max_key() / 4;
+  std::vector<std::int32_t> keys(count);
+  for (auto& key : keys) {
+    double x = rng.next();
+    x += rng.next();
+    x += rng.next();
+    x += rng.next();
+    key = static_cast<std::int32_t>(k * x);
+  }
+  return keys;
+}
+
+std::uint64_t bytes_per_rank(const ClassParams& c, int procs) {
+  const std::uint64_t keys = c.total_keys() / static_cast<std::uint64_t>(procs) + 1;
+  // key_array, key_buff1 (bucketed), key_buff2 (received, up to ~2x imbalance), the counting
+  // array over this rank's key range, and the send copy the exchange may make.
+  return 4 * (keys * 5 + static_cast<std::uint64_t>(c.max_key()));
+}
+
+Result run(const Options& options, MPI_Comm comm) {
+  const ClassParams& c = class_params(options.class_name);
+  int rank = 0, procs = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &procs);
+  const auto P = static_cast<std::size_t>(procs);
+  {
+    // Fail cleanly when the class does not fit the node's memory.
+    MPI_Comm node;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+    int on_node = 1;
+    MPI_Comm_size(node, &on_node);
+    MPI_Comm_free(&node);
+    const auto physical = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                          static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE));
+    int fits = bytes_per_rank(c, procs) * static_cast<std::uint64_t>(on_node) <= physical / 10 * 8;
+    MPI_Allreduce(MPI_IN_PLACE, &fits, 1, MPI_INT, MPI_LAND, comm);
+    if (!fits) {
+      throw Error("IS class " + std::string(1, c.name) + " needs about " +
+                  std::to_string(bytes_per_rank(c, procs) >> 20) + " MiB per rank at P=" +
+                  std::to_string(procs) + ", more than 80% of this node's memory");
+    }
+  }
+  const std::uint64_t total = c.total_keys();
+  const std::uint64_t first = first_key(total, rank, procs);
+  const std::uint64_t num_keys = first_key(total, rank + 1, procs) - first;
+  const int shift = c.max_key_log2 - c.num_buckets_log2;
+  const int buckets = c.num_buckets();
+  const int tests = 5;
+
+  const std::vector<std::int32_t> original = generate_keys(c, first, num_keys);
+  std::vector<std::int32_t> key_array = original, key_buff1(num_keys), key_buff2;
+  std::vector<std::int64_t> bucket_size(static_cast<std::size_t>(buckets + tests));
+  std::vector<std::int64_t> bucket_totals(bucket_size.size());
+  std::vector<std::int32_t> send_count(P), recv_count(P);
+  std::vector<std::int64_t> bucket_ptrs(static_cast<std::size_t>(buckets));
+  std::vector<int> ptr1(P), ptr2(P);
+  std::vector<std::int64_t> counting;  // populations over this rank's key range
+  Plan counts_plan(options.counts_backend, comm, sizeof(std::int32_t));
+
+  Result result;
+  result.counts_backend_name = counts_plan.name();
+  int passed = 0;
+  std::int64_t min_key = 0, max_key = -1, lesser = 0;
+  std::uint64_t local_keys = 0;
+  double exchange_bytes = 0;
+
+  // One untimed warm-up iteration (NPB's rank(1)), then the timed ones.
+  for (int pass = 0; pass <= options.iterations; ++pass) {
+    const bool timed = pass > 0;
+    const int it = timed ? pass : 1;
+    MPI_Barrier(comm);
+    const double t_start = MPI_Wtime();
+
+    // Iteration alteration of keys, on the owner of global indices it and it + 10.
+    auto set_global = [&](std::uint64_t index, std::int32_t value) {
+      if (index >= first && index < first + num_keys) key_array[index - first] = value;
+    };
+    set_global(static_cast<std::uint64_t>(it), it);
+    set_global(static_cast<std::uint64_t>(it + 10), c.max_key() - it);
+
+    // The partial verification keys ride in the top of bucket_size through the Allreduce.
+    std::fill(bucket_size.begin(), bucket_size.end(), 0);
+    for (int i = 0; i < tests; ++i) {
+      const auto index = static_cast<std::uint64_t>(c.test_index[static_cast<std::size_t>(i)]);
+      if (index >= first && index < first + num_keys) {
+        bucket_size[static_cast<std::size_t>(buckets + i)] = key_array[index - first];
+      }
+    }
+    for (std::uint64_t i = 0; i < num_keys; ++i)
+      ++bucket_size[static_cast<std::size_t>(key_array[i] >> shift)];
+    bucket_ptrs[0] = 0;
+    for (int b = 1; b < buckets; ++b) {
+      bucket_ptrs[static_cast<std::size_t>(b)] = bucket_ptrs[static_cast<std::size_t>(b - 1)] +
+                                                 bucket_size[static_cast<std::size_t>(b - 1)];
+    }
+    for (std::uint64_t i = 0; i < num_keys; ++i) {
+      const std::int32_t key = key_array[i];
+      key_buff1[static_cast<std::size_t>(bucket_ptrs[static_cast<std::size_t>(key >> shift)]++)] =
+          key;
+    }
+    MPI_Allreduce(bucket_size.data(), bucket_totals.data(), buckets + tests, MPI_INT64_T, MPI_SUM,
+                  comm);
+
+    // Buckets to ranks by cumulative totals: rank j gets buckets until the running total
+    // reaches (j+1) TOTAL / P (NPB: (j+1) NUM_KEYS).
+    std::int64_t running = 0, local_running = 0;
+    std::size_t j = 0;
+    std::fill(ptr1.begin(), ptr1.end(), 0);
+    std::fill(ptr2.begin(), ptr2.end(), 0);
+    for (int b = 0; b < buckets; ++b) {
+      running += bucket_totals[static_cast<std::size_t>(b)];
+      local_running += bucket_size[static_cast<std::size_t>(b)];
+      if (j < P &&
+          running >= static_cast<std::int64_t>(first_key(total, static_cast<int>(j) + 1, procs))) {
+        send_count[j] = static_cast<std::int32_t>(local_running);
+        if (j != 0) ptr1[j] = ptr2[j - 1] + 1;
+        ptr2[j++] = b;
+        local_running = 0;
+      }
+    }
+    for (; j < P; ++j) {  // ranks left without buckets
+      send_count[j] = 0;
+      ptr1[j] = 1;
+      ptr2[j] = 0;
+    }
+
+    // The exchanges: counts through --counts-backend, keys through --backend.
+    const double t_counts = MPI_Wtime();
+    counts_plan.execute(send_count.data(), recv_count.data());
+    const double t_plan = MPI_Wtime();
+    VectorLayout layout;
+    layout.send_counts.resize(P);
+    layout.send_displs.resize(P);
+    layout.recv_counts.resize(P);
+    layout.recv_displs.resize(P);
+    std::size_t send_off = 0, recv_off = 0;
+    for (std::size_t p = 0; p < P; ++p) {
+      layout.send_counts[p] = static_cast<std::size_t>(send_count[p]) * sizeof(std::int32_t);
+      layout.recv_counts[p] = static_cast<std::size_t>(recv_count[p]) * sizeof(std::int32_t);
+      layout.send_displs[p] = send_off;
+      layout.recv_displs[p] = recv_off;
+      send_off += layout.send_counts[p];
+      recv_off += layout.recv_counts[p];
+    }
+    local_keys = recv_off / sizeof(std::int32_t);
+    key_buff2.resize(local_keys + 1);
+    // The counts change every iteration, so the keys plan is made per iteration (what an
+    // MPI_Alltoallv call does internally); its cost is reported as plan time.
+    Plan keys_plan(options.backend, comm, layout);
+    const double t_keys = MPI_Wtime();
+    keys_plan.execute(key_buff1.data(), key_buff2.data());
+    const double t_rank = MPI_Wtime();
+    if (options.drop_one_key && rank == 0 && local_keys > 0) --local_keys;
+    if (timed) {
+      exchange_bytes += static_cast<double>(send_off) / static_cast<double>(P);
+      result.backend_name = keys_plan.name();
+    }
+
+    // Ranking: populations over this rank's key range, then cumulative counts.
+    min_key = static_cast<std::int64_t>(ptr1[static_cast<std::size_t>(rank)]) << shift;
+    max_key = ((static_cast<std::int64_t>(ptr2[static_cast<std::size_t>(rank)]) + 1) << shift) - 1;
+    lesser = 0;
+    for (int k = 0; k < rank; ++k) {
+      for (int b = ptr1[static_cast<std::size_t>(k)]; b <= ptr2[static_cast<std::size_t>(k)]; ++b) {
+        lesser += bucket_totals[static_cast<std::size_t>(b)];
+      }
+    }
+    const std::int64_t range = std::max<std::int64_t>(0, max_key - min_key + 1);
+    counting.assign(static_cast<std::size_t>(range), 0);
+    for (std::uint64_t i = 0; i < local_keys; ++i)
+      ++counting[static_cast<std::size_t>(key_buff2[i] - min_key)];
+    for (std::int64_t i = 1; i < range; ++i)
+      counting[static_cast<std::size_t>(i)] += counting[static_cast<std::size_t>(i - 1)];
+
+    // Partial verification with the official test keys and ranks.
+    for (int i = 0; i < tests; ++i) {
+      const std::int64_t k = bucket_totals[static_cast<std::size_t>(buckets + i)];
+      if (min_key <= k && k <= max_key) {
+        const std::int64_t key_rank =
+            (k - 1 >= min_key ? counting[static_cast<std::size_t>(k - 1 - min_key)] : 0) + lesser;
+        if (timed && key_rank == c.expected_rank(i, it)) ++passed;
+      }
+    }
+    const double t_end = MPI_Wtime();
+    if (!timed) {
+      passed = 0;
+      continue;
+    }
+    double times[4] = {t_end - t_start, t_plan - t_counts, t_keys - t_plan, t_rank - t_keys};
+    MPI_Allreduce(MPI_IN_PLACE, times, 4, MPI_DOUBLE, MPI_MAX, comm);
+    result.iteration_us.push_back(times[0] * 1e6);
+    result.counts_us += times[1] * 1e6;
+    result.plan_us += times[2] * 1e6;
+    result.keys_us += times[3] * 1e6;
+  }
+
+  // Full verification: sort locally from the ranks, check the order, the boundaries with the
+  // neighbours, and (our addition) that no key was lost or duplicated.
+  std::vector<std::int32_t> sorted(local_keys);
+  for (std::uint64_t i = local_keys; i-- > 0;) {
+    const std::int32_t key = key_buff2[i];
+    sorted[static_cast<std::size_t>(--counting[static_cast<std::size_t>(key - min_key)])] = key;
+  }
+  long long out_of_order = 0;
+  for (std::size_t i = 1; i < sorted.size(); ++i)
+    out_of_order += sorted[i - 1] > sorted[i];
+  // Boundaries: the last key of every non-empty rank is <= the first key of the next.
+  struct Ends {
+    std::int32_t lo, hi, empty;
+  };
+  Ends mine{sorted.empty() ? 0 : sorted.front(), sorted.empty() ? 0 : sorted.back(),
+            sorted.empty() ? 1 : 0};
+  std::vector<Ends> ends(P);
+  MPI_Allgather(&mine, 3, MPI_INT32_T, ends.data(), 3, MPI_INT32_T, comm);
+  std::int32_t previous = -1;
+  for (const Ends& e : ends) {
+    if (e.empty) continue;
+    out_of_order += previous > e.lo;
+    previous = e.hi;
+  }
+  long long counts[3] = {out_of_order, static_cast<long long>(local_keys), passed};
+  MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_LONG_LONG, MPI_SUM, comm);
+  result.full_ok = counts[0] == 0;
+  result.count_ok = static_cast<std::uint64_t>(counts[1]) == total;
+  result.partial_passed = static_cast<int>(counts[2]);
+  result.partial_ok = counts[2] == static_cast<long long>(tests) * options.iterations;
+  for (double t : result.iteration_us)
+    result.time_s += t * 1e-6;
+  result.mean_exchange_bytes = exchange_bytes / std::max(1, options.iterations);
+  return result;
+}
+
+}  // namespace a2a::is
