@@ -44,11 +44,33 @@ std::size_t VectorLayout::recv_extent() const {
 
 namespace detail {
 
-PlanState::~PlanState() {
-  impl.reset();
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (comm != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm);
+PlanState::~PlanState() = default;
+
+// The plans' private duplicate of a user communicator: made once, kept as an attribute of
+// the user's communicator and freed with it. Plans on one communicator may share it: they
+// execute in the same order on every rank (collective semantics), never use wildcards, and
+// MPI's non-overtaking rule keeps one plan's messages from matching another's. Their messages
+// never meet the caller's, which travel on the caller's communicator.
+static int free_duplicate(MPI_Comm, int, void* value, void*) {
+  auto* duplicate = static_cast<MPI_Comm*>(value);
+  MPI_Comm_free(duplicate);
+  delete duplicate;
+  return MPI_SUCCESS;
+}
+
+static MPI_Comm private_duplicate(MPI_Comm comm) {
+  static int keyval = MPI_KEYVAL_INVALID;
+  if (keyval == MPI_KEYVAL_INVALID) {
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_duplicate, &keyval, nullptr);
+  }
+  void* value = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(comm, keyval, &value, &found);
+  if (found) return *static_cast<MPI_Comm*>(value);
+  auto* duplicate = new MPI_Comm(MPI_COMM_NULL);
+  check_mpi(MPI_Comm_dup(comm, duplicate), "MPI_Comm_dup");
+  MPI_Comm_set_attr(comm, keyval, duplicate);
+  return *duplicate;
 }
 
 static std::string check_layout(const VectorLayout& layout, int procs) {
@@ -173,7 +195,7 @@ std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm,
   if (!error.empty()) throw SpecError(error);
 
   auto state = std::make_unique<PlanState>();
-  check_mpi(MPI_Comm_dup(comm, &state->comm), "MPI_Comm_dup");
+  state->comm = private_duplicate(comm);
   ctx.comm = state->comm;
   if (kind == Kind::vector) {
     // What each peer will send here must be what this rank expects to receive, or some rank

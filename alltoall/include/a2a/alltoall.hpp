@@ -3,7 +3,8 @@
 //   a2a::Plan plan("tra:r=sqrt", MPI_COMM_WORLD, block_bytes);   // collective, once
 //   for (...) plan.execute(send, recv);                           // collective, many times
 //
-// A plan duplicates the communicator (its messages never match the caller's), owns its scratch
+// A plan works on a private duplicate of the communicator (made once per communicator and
+// freed with it; its messages never match the caller's), owns its scratch
 // buffers and precomputed schedule, and never writes to the send buffer. Sizes and offsets are
 // bytes in std::size_t; messages above A2A_MAX_MESSAGE_BYTES (default 1 GiB) are split.
 #pragma once

@@ -11,7 +11,7 @@
 namespace a2a::detail {
 
 struct PlanState {
-  MPI_Comm comm = MPI_COMM_NULL;  // owned duplicate
+  MPI_Comm comm = MPI_COMM_NULL;  // the private duplicate of the caller's communicator
   Kind kind = Kind::uniform;
   int procs = 1;
   std::string name, label;
