@@ -5,6 +5,7 @@
 #include "a2a/alltoall.hpp"
 #include "a2a/registry.hpp"
 #include "a2a/spec.hpp"
+#include "detail/mpi_entry.hpp"
 #include "detail/p2p.hpp"
 #include "detail/plan.hpp"
 
@@ -103,8 +104,8 @@ static std::string check_layout(const VectorLayout& layout, int procs) {
 static std::string check_counts_match(const Context& ctx) {
   static_assert(sizeof(unsigned long long) == sizeof(std::size_t));
   std::vector<std::size_t> incoming(ctx.layout.send_counts.size());
-  MPI_Alltoall(ctx.layout.send_counts.data(), 1, MPI_UNSIGNED_LONG_LONG, incoming.data(), 1,
-               MPI_UNSIGNED_LONG_LONG, ctx.comm);
+  A2A_MPI_ALLTOALL(ctx.layout.send_counts.data(), 1, MPI_UNSIGNED_LONG_LONG, incoming.data(), 1,
+                   MPI_UNSIGNED_LONG_LONG, ctx.comm);
   for (std::size_t i = 0; i < incoming.size(); ++i) {
     if (incoming[i] != ctx.layout.recv_counts[i]) {
       return "vector layout: rank " + std::to_string(i) + " sends " + std::to_string(incoming[i]) +

@@ -7,6 +7,7 @@
 
 #include "detail/algorithms.hpp"
 #include "detail/context.hpp"
+#include "detail/mpi_entry.hpp"
 #include "detail/p2p.hpp"
 #include "detail/plan_impl.hpp"
 
@@ -48,7 +49,8 @@ class MpiUniform final : public PlanImpl {
     if (type_ != MPI_BYTE) MPI_Type_free(&type_);
   }
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
-    check_mpi(MPI_Alltoall(send, count_, type_, recv, count_, type_, ctx_.comm), "MPI_Alltoall");
+    check_mpi(A2A_MPI_ALLTOALL(send, count_, type_, recv, count_, type_, ctx_.comm),
+              "MPI_Alltoall");
     count_logical(ctx_, c);
   }
 
@@ -89,13 +91,13 @@ class MpiVector final : public PlanImpl {
   }
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
     if (use_w_) {
-      check_mpi(
-          MPI_Alltoallw(send, send_counts_.data(), send_displs_.data(), send_types_.data(), recv,
-                        recv_counts_.data(), recv_displs_.data(), recv_types_.data(), ctx_.comm),
-          "MPI_Alltoallw");
+      check_mpi(A2A_MPI_ALLTOALLW(send, send_counts_.data(), send_displs_.data(),
+                                  send_types_.data(), recv, recv_counts_.data(),
+                                  recv_displs_.data(), recv_types_.data(), ctx_.comm),
+                "MPI_Alltoallw");
     } else {
-      check_mpi(MPI_Alltoallv(send, send_counts_.data(), send_displs_.data(), MPI_BYTE, recv,
-                              recv_counts_.data(), recv_displs_.data(), MPI_BYTE, ctx_.comm),
+      check_mpi(A2A_MPI_ALLTOALLV(send, send_counts_.data(), send_displs_.data(), MPI_BYTE, recv,
+                                  recv_counts_.data(), recv_displs_.data(), MPI_BYTE, ctx_.comm),
                 "MPI_Alltoallv");
     }
     count_logical(ctx_, c);
