@@ -101,6 +101,17 @@ int main(int argc, char** argv) {
                    [&] { a2a::Plan("mpi", world, short_layout); });
     }
 
+    // The shipped one-node table: mpi for Alltoall, linear for Alltoallv below 17 ranks.
+    {
+      const std::string table = std::string(A2A_SOURCE_DIR) + "/inputs/auto-one-node.json";
+      const std::string uniform_name = a2a::Plan("auto:table=" + table, world, 64).name();
+      h.expect(uniform_name.find("->mpi") != std::string::npos,
+               "inputs/auto-one-node.json picks mpi for Alltoall: " + uniform_name);
+      const std::string vector_name =
+          a2a::Plan("auto:table=" + table, world, a2a::VectorLayout::uniform(P, 64)).name();
+      h.expect(vector_name.find("->linear") != std::string::npos,
+               "inputs/auto-one-node.json picks linear for Alltoallv: " + vector_name);
+    }
     // check_applicable agrees with the constructor, without communicating.
     h.expect(a2a::check_applicable("tra:r=1", world, a2a::Kind::uniform, 8).has_value(),
              "check_applicable reports a bad radix");
