@@ -241,17 +241,12 @@ Runner setup_bench(CLI::App& app, const Session& session) {
                               {"procs", P},
                               {"bytes", bytes},
                               {"iters", opt->iters},
-                              {"median_us", s.median},
-                              {"min_us", s.min},
-                              {"max_us", s.max},
-                              {"mean_us", s.mean},
-                              {"ci95_low_us", s.ci95_low},
-                              {"ci95_high_us", s.ci95_high},
                               {"check", e.check},
                               {"rounds", c.rounds},
                               {"blocks_sent", c.blocks_sent},
                               {"messages_sent", c.messages_sent},
                               {"bytes_sent", c.bytes_sent}};
+        put_summary(rec, s);
         if (vector) {
           rec["distribution"] = opt->vector;
           rec["mean_bytes"] = static_cast<double>(volume) / (static_cast<double>(P) * P);

@@ -55,6 +55,31 @@ long long Context::radix_param(const std::string& key, long long n, const char* 
   return value;
 }
 
+int Context::ranks_per_node_param(const std::string& key) {
+  if (raw(key) == "node") return 0;
+  const auto q = static_cast<int>(int_param(key, 1, procs));
+  if (procs % q != 0) {
+    fail("P=" + std::to_string(procs) + " is not a multiple of " + key + "=" + std::to_string(q) +
+         " ranks per node");
+  }
+  return q;
+}
+
+ParamInfo ranks_per_node_info() {
+  return {"q", "node",
+          "ranks per node: 'node' = real (MPI_COMM_TYPE_SHARED), or an integer dividing P to "
+          "emulate nodes of q consecutive ranks",
+          true};
+}
+
+NodeTopology plan_topology(Context& ctx) {
+  const bool detect = ctx.raw("q") == "node";
+  NodeTopology topology(ctx.comm, detect ? 0 : std::stoi(ctx.resolved_value("q")));
+  if (!topology.uniform()) ctx.fail("not applicable: " + topology.problem());
+  if (detect) ctx.resolve("q", std::to_string(topology.ranks_per_node()));
+  return topology;
+}
+
 bool Context::bool_param(const std::string& key) {
   const std::string& text = raw(key);
   bool value = false;

@@ -16,6 +16,15 @@ Format parse_format(const std::string& text) {
   throw Error("unknown format '" + text + "' (table, csv or json)");
 }
 
+void put_summary(nlohmann::json& record, const stats::Summary& s) {
+  record["median_us"] = s.median;
+  record["min_us"] = s.min;
+  record["max_us"] = s.max;
+  record["mean_us"] = s.mean;
+  record["ci95_low_us"] = s.ci95_low;
+  record["ci95_high_us"] = s.ci95_high;
+}
+
 static std::string cell(const nlohmann::json& value) {
   if (value.is_null()) return "-";
   if (value.is_string()) return value.get<std::string>();

@@ -97,19 +97,6 @@ std::string choose(const Context& ctx, const std::vector<Rule>& rules, std::uint
            ", bytes=" + std::to_string(bytes) + (tried.empty() ? "" : "; tried:" + tried));
 }
 
-class AutoPlan final : public PlanImpl {
- public:
-  explicit AutoPlan(std::unique_ptr<PlanState> chosen) : chosen_(std::move(chosen)) {}
-  void execute(const std::byte* send, std::byte* recv, Counters& c) override {
-    chosen_->impl->execute(send, recv, c);
-  }
-  std::string delegate_name() const override { return chosen_->name; }
-  std::string delegate_label() const override { return chosen_->label; }
-
- private:
-  std::unique_ptr<PlanState> chosen_;
-};
-
 std::string table_of(Context& ctx) {
   std::string table = ctx.raw("table");
   if (table != "builtin") ctx.resolve("table", table);  // the default stays implicit in names
@@ -147,7 +134,7 @@ AlgorithmInfo describe_auto() {
       MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_UINT64_T, MPI_MAX, ctx.comm);
     }
     const std::string chosen = choose(ctx, rules, bytes);
-    return std::make_unique<AutoPlan>(
+    return std::make_unique<DelegatePlan>(
         make_plan_state(chosen, ctx.comm, ctx.kind, ctx.block_bytes, ctx.layout));
   };
   return info;

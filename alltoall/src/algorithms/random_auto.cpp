@@ -19,19 +19,6 @@
 namespace a2a::detail {
 namespace {
 
-class RandomAutoPlan final : public PlanImpl {
- public:
-  explicit RandomAutoPlan(std::unique_ptr<PlanState> chosen) : chosen_(std::move(chosen)) {}
-  void execute(const std::byte* send, std::byte* recv, Counters& c) override {
-    chosen_->impl->execute(send, recv, c);
-  }
-  std::string delegate_name() const override { return chosen_->name; }
-  std::string delegate_label() const override { return chosen_->label; }
-
- private:
-  std::unique_ptr<PlanState> chosen_;
-};
-
 // The chosen algorithm's spec, passing on the parameters the caller set (the others keep the
 // same defaults there).
 std::string choose(const Context& ctx, std::uint64_t bytes) {
@@ -82,7 +69,7 @@ AlgorithmInfo describe_random_auto() {
         bytes = std::max<std::uint64_t>(bytes, count);
       MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_UINT64_T, MPI_MAX, ctx.comm);
     }
-    return std::make_unique<RandomAutoPlan>(
+    return std::make_unique<DelegatePlan>(
         make_plan_state(choose(ctx, bytes), ctx.comm, ctx.kind, ctx.block_bytes, ctx.layout));
   };
   return info;

@@ -15,23 +15,6 @@
 #include "detail/vector_radix.hpp"
 
 namespace a2a::detail {
-namespace {
-
-class Delegate final : public PlanImpl {
- public:
-  explicit Delegate(std::unique_ptr<PlanState> chosen) : chosen_(std::move(chosen)) {}
-  void execute(const std::byte* send, std::byte* recv, Counters& c) override {
-    chosen_->impl->execute(send, recv, c);
-  }
-  std::string delegate_name() const override { return chosen_->name; }
-  std::string delegate_label() const override { return chosen_->label; }
-
- private:
-  std::unique_ptr<PlanState> chosen_;
-};
-
-}  // namespace
-
 AlgorithmInfo describe_sloav() {
   AlgorithmInfo info;
   info.name = "sloav";
@@ -46,7 +29,7 @@ AlgorithmInfo describe_sloav() {
   info.build = [](Context& ctx) -> std::unique_ptr<PlanImpl> {
     const auto threshold = std::stoull(ctx.resolved_value("linear_above"));
     if (threshold > 0 && global_max_count(ctx) > threshold) {
-      return std::make_unique<Delegate>(
+      return std::make_unique<DelegatePlan>(
           make_plan_state("linear", ctx.comm, ctx.kind, ctx.block_bytes, ctx.layout));
     }
     return make_vector_radix_plan(ctx, 2);

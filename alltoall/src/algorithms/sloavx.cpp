@@ -269,25 +269,15 @@ AlgorithmInfo describe_sloavx() {
   AlgorithmInfo info;
   info.name = "sloavx";
   info.kinds = static_cast<unsigned>(Kind::vector);
-  info.params = {{"q", "node",
-                  "ranks per node: 'node' = real (MPI_COMM_TYPE_SHARED), or an "
-                  "integer dividing P to emulate nodes of q consecutive ranks",
-                  true}};
+  info.params = {ranks_per_node_info()};
   info.summary = "node leaders gather into shared memory, SLOAV among leaders, scatter back";
   info.source = "SLOAVx paper (Xu et al. 2013), section IV";
   info.cost = "4 log2 Q tree sweeps in the node; 2 ceil(log2 N) messages per leader";
   info.validate = [](Context& ctx) {
-    if (ctx.raw("q") == "node") return;
-    const auto q = static_cast<int>(ctx.int_param("q", 1, ctx.procs));
-    if (ctx.procs % q != 0) {
-      ctx.fail("P=" + std::to_string(ctx.procs) + " is not a multiple of q=" + std::to_string(q) +
-               " ranks per node");
-    }
+    ctx.ranks_per_node_param("q");  // q = node is resolved when the plan is built
   };
   info.build = [](Context& ctx) -> std::unique_ptr<PlanImpl> {
-    const bool detect = ctx.raw("q") == "node";
-    NodeTopology topology(ctx.comm, detect ? 0 : std::stoi(ctx.resolved_value("q")));
-    if (!topology.uniform()) ctx.fail("not applicable: " + topology.problem());
+    NodeTopology topology = plan_topology(ctx);
     // The node's ranks must share memory (an emulated node may not span real nodes).
     MPI_Comm shared = MPI_COMM_NULL;
     MPI_Comm_split_type(topology.node_comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared);
@@ -299,7 +289,6 @@ AlgorithmInfo describe_sloavx() {
     if (!all_shared) {
       ctx.fail("not applicable: the ranks of an (emulated) node do not share memory");
     }
-    if (detect) ctx.resolve("q", std::to_string(topology.ranks_per_node()));
     return std::make_unique<SloavxPlan>(ctx, std::move(topology));
   };
   return info;

@@ -103,30 +103,19 @@ AlgorithmInfo describe_tra2() {
       {"r1", "sqrt", "intra-node radix in [2, Q]; 'sqrt' = ceil(sqrt Q), 'max' = Q", true},
       {"r2", "nodes", "inter-node radix in [2, N]; 'nodes' = 'max' = N, 'sqrt' = ceil(sqrt N)",
        true},
-      {"q", "node",
-       "ranks per node: 'node' = real (MPI_COMM_TYPE_SHARED), or an integer that "
-       "divides P to emulate nodes of q consecutive ranks",
-       true}};
+      ranks_per_node_info()};
   info.summary = "two-layer TRA: intra-node radix r1, then inter-node radix r2 (Q-port)";
   info.source = "configurable-alltoall paper (Fan et al.), section IV";
   info.cost = "K(Q,r1) + K(N,r2) rounds; D(Q,r1) N + D(N,r2) Q blocks";
   info.validate = [](Context& ctx) {
-    if (ctx.raw("q") == "node") return;  // the real Q is known only collectively (build)
-    const auto q = static_cast<int>(ctx.int_param("q", 1, ctx.procs));
-    if (ctx.procs % q != 0) {
-      ctx.fail("P=" + std::to_string(ctx.procs) + " is not a multiple of q=" + std::to_string(q) +
-               " ranks per node");
-    }
+    const int q = ctx.ranks_per_node_param("q");
+    if (q == 0) return;  // the real Q is known only collectively (build)
     resolve_radices(ctx, q);
   };
   info.build = [](Context& ctx) -> std::unique_ptr<PlanImpl> {
     const bool detect = ctx.raw("q") == "node";
-    NodeTopology topology(ctx.comm, detect ? 0 : std::stoi(ctx.resolved_value("q")));
-    if (!topology.uniform()) ctx.fail("not applicable: " + topology.problem());
-    if (detect) {
-      ctx.resolve("q", std::to_string(topology.ranks_per_node()));
-      resolve_radices(ctx, topology.ranks_per_node());
-    }
+    NodeTopology topology = plan_topology(ctx);
+    if (detect) resolve_radices(ctx, topology.ranks_per_node());
     return std::make_unique<Tra2Plan>(ctx, std::move(topology),
                                       std::stoull(ctx.resolved_value("r1")),
                                       std::stoull(ctx.resolved_value("r2")));

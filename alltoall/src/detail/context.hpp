@@ -10,6 +10,7 @@
 
 #include "a2a/alltoall.hpp"
 #include "a2a/registry.hpp"
+#include "a2a/topology.hpp"
 
 namespace a2a::detail {
 
@@ -32,6 +33,9 @@ struct Context {
   long long int_param(const std::string& key, long long lo, long long hi);
   // A radix: an integer, "sqrt" (ceil(sqrt(n))) or "max" (n), in [2, max(2, n)].
   long long radix_param(const std::string& key, long long n, const char* what);
+  // Ranks per node: 'node' (the real placement; 0 returned, resolved when the plan is built)
+  // or an integer q dividing P (emulated nodes of q consecutive ranks).
+  int ranks_per_node_param(const std::string& key);
   // on|off (also true/false, 1/0).
   bool bool_param(const std::string& key);
   // Any text (already non-empty); recorded as resolved.
@@ -44,5 +48,12 @@ struct Context {
   std::vector<std::string> given;  // keys written in the spec
   [[noreturn]] void fail(const std::string& message) const;
 };
+
+// The `q` parameter of the node-aware algorithms.
+ParamInfo ranks_per_node_info();
+// Build time: the topology for the resolved `q` (collective), the real placement for
+// q=node (then q is resolved to the real Q). Fails, on every rank, if hierarchical
+// algorithms cannot use it.
+NodeTopology plan_topology(Context& ctx);
 
 }  // namespace a2a::detail

@@ -21,6 +21,21 @@ struct PlanState {
   ~PlanState();
 };
 
+// A plan that runs another plan chosen when it was made (auto, random_auto, sloav's switch to
+// linear); its name says what it delegates to.
+class DelegatePlan final : public PlanImpl {
+ public:
+  explicit DelegatePlan(std::unique_ptr<PlanState> chosen) : chosen_(std::move(chosen)) {}
+  void execute(const std::byte* send, std::byte* recv, Counters& c) override {
+    chosen_->impl->execute(send, recv, c);
+  }
+  std::string delegate_name() const override { return chosen_->name; }
+  std::string delegate_label() const override { return chosen_->label; }
+
+ private:
+  std::unique_ptr<PlanState> chosen_;
+};
+
 // Parses spec and validates it for ctx (ctx.rank/procs/kind/layout set by the caller), filling
 // ctx.algorithm, ctx.params and ctx.resolved. Returns the error message, or "" if valid. Local.
 std::string validate(std::string_view spec, Context& ctx);
