@@ -14,6 +14,7 @@
 #include "detail/algorithms.hpp"
 #include "detail/p2p.hpp"
 #include "detail/plan.hpp"
+#include "detail/vector_radix.hpp"
 
 namespace a2a::detail {
 namespace {
@@ -126,13 +127,9 @@ AlgorithmInfo describe_auto() {
   info.build = [](const Context& ctx) -> std::unique_ptr<PlanImpl> {
     Context copy = ctx;
     const auto rules = load_rules(copy, table_of(copy));
-    std::uint64_t bytes = ctx.block_bytes;
-    if (ctx.kind == Kind::vector) {
-      bytes = 0;
-      for (std::size_t count : ctx.layout.send_counts)
-        bytes = std::max<std::uint64_t>(bytes, count);
-      MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_UINT64_T, MPI_MAX, ctx.comm);
-    }
+    // The vector kind selects by the largest block of any rank.
+    const std::uint64_t bytes =
+        ctx.kind == Kind::vector ? global_max_count(ctx) : ctx.block_bytes;
     const std::string chosen = choose(ctx, rules, bytes);
     return std::make_unique<DelegatePlan>(
         make_plan_state(chosen, ctx.comm, ctx.kind, ctx.block_bytes, ctx.layout));

@@ -14,6 +14,7 @@
 
 #include "detail/algorithms.hpp"
 #include "detail/plan.hpp"
+#include "detail/vector_radix.hpp"
 #include "detail/randomized.hpp"
 
 namespace a2a::detail {
@@ -62,13 +63,9 @@ AlgorithmInfo describe_random_auto() {
     ctx.int_param("procs", 1, INT_MAX);
   };
   info.build = [](const Context& ctx) -> std::unique_ptr<PlanImpl> {
-    std::uint64_t bytes = ctx.block_bytes;
-    if (ctx.kind == Kind::vector) {
-      bytes = 0;
-      for (std::size_t count : ctx.layout.send_counts)
-        bytes = std::max<std::uint64_t>(bytes, count);
-      MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_UINT64_T, MPI_MAX, ctx.comm);
-    }
+    // The vector kind selects by the largest block of any rank.
+    const std::uint64_t bytes =
+        ctx.kind == Kind::vector ? global_max_count(ctx) : ctx.block_bytes;
     return std::make_unique<DelegatePlan>(
         make_plan_state(choose(ctx, bytes), ctx.comm, ctx.kind, ctx.block_bytes, ctx.layout));
   };
