@@ -3,11 +3,11 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS a2a_alltoall EXPORT a2aTargets
+install(TARGETS a2a_alltoall a2a_transpose EXPORT a2aTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY alltoall/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY alltoall/include/ transpose/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS a2a_interpose LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 if(TARGET a2a)
   install(TARGETS a2a RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -1,0 +1,81 @@
+// a2a::transpose: redistribution of a 3D array between two box decompositions (slabs,
+// pencils) over a communicator, through any registered all-to-all backend.
+//
+//   a2a::Box mine_before = ..., mine_after = ...;            // this rank's boxes
+//   a2a::Redistribution r(row_comm, mine_before, mine_after, sizeof(std::complex<double>),
+//                         "tra:r=sqrt");                     // collective, plan once
+//   r.execute(x_pencil, y_pencil);                            // many times
+//
+// Arrays are row-major over their box (axis 2 fastest). Each rank sends to every peer the
+// intersection of its input box with the peer's output box, packed in row-major order of that
+// intersection, and unpacks what it receives the same way; pack(), exchange() and unpack()
+// are separate steps (SpFFT style) around one a2a::Plan. When every pair exchanges the same
+// number of bytes the exchange is uniform (MPI_Alltoall semantics, so uniform-only backends
+// such as `tra` apply); otherwise it is a vector exchange with the exact per-peer counts,
+// without padding (unless the backend itself pads). Made once, executed without allocating.
+#pragma once
+
+#include <mpi.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "a2a/alltoall.hpp"
+
+namespace a2a {
+
+// A half-open box [lo, hi) of global indices.
+struct Box {
+  std::array<std::int64_t, 3> lo{0, 0, 0}, hi{0, 0, 0};
+  std::int64_t extent(int axis) const {
+    return hi[static_cast<std::size_t>(axis)] - lo[static_cast<std::size_t>(axis)];
+  }
+  std::int64_t count() const;
+  bool empty() const { return count() == 0; }
+  Box intersect(const Box& other) const;
+  bool operator==(const Box&) const = default;
+};
+
+// The balanced split of n indices into `parts`: the first index of part `index`.
+std::int64_t block_start(std::int64_t n, int parts, int index);
+
+class Redistribution {
+ public:
+  // Collective over comm: each rank gives its input and output boxes (the union of all input
+  // boxes must equal the union of all output boxes; overlaps are an error).
+  Redistribution(MPI_Comm comm, const Box& in, const Box& out, std::size_t element_bytes,
+                 std::string_view backend = "auto");
+
+  void pack(const void* in, void* send) const;
+  void exchange(const void* send, void* recv);
+  void unpack(const void* recv, void* out) const;
+  // pack + exchange + unpack with the plan's own buffers.
+  void execute(const void* in, void* out);
+
+  bool uniform() const { return uniform_; }
+  const Plan& plan() const { return plan_; }
+  std::size_t send_bytes() const { return send_.size(); }
+
+ private:
+  struct Piece {
+    Box box;                 // the intersection, in global indices
+    std::size_t offset = 0;  // in the send or receive buffer, bytes
+  };
+  static Plan make_plan(MPI_Comm comm, const std::vector<Piece>& send,
+                        const std::vector<Piece>& recv, std::size_t element_bytes,
+                        std::string_view backend, bool& uniform);
+  void copy(const Box& array_box, const Piece& piece, const std::byte* from, std::byte* to,
+            bool into_array) const;
+
+  Box in_, out_;
+  std::size_t element_;
+  std::vector<Piece> send_pieces_, recv_pieces_;  // one per peer, in rank order
+  bool uniform_ = false;
+  Plan plan_;
+  std::vector<std::byte> send_, recv_;
+};
+
+}  // namespace a2a

@@ -1,0 +1,163 @@
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "a2a/registry.hpp"
+#include "a2a/spec.hpp"
+#include "a2a/transpose.hpp"
+
+namespace a2a {
+
+std::int64_t Box::count() const {
+  std::int64_t n = 1;
+  for (int d = 0; d < 3; ++d)
+    n *= std::max<std::int64_t>(0, extent(d));
+  return n;
+}
+
+Box Box::intersect(const Box& other) const {
+  Box b;
+  for (std::size_t d = 0; d < 3; ++d) {
+    b.lo[d] = std::max(lo[d], other.lo[d]);
+    b.hi[d] = std::max(b.lo[d], std::min(hi[d], other.hi[d]));
+  }
+  return b;
+}
+
+std::int64_t block_start(std::int64_t n, int parts, int index) {
+  return n * index / parts;
+}
+
+namespace {
+
+std::vector<Box> all_boxes(MPI_Comm comm, const Box& mine) {
+  int procs = 1;
+  MPI_Comm_size(comm, &procs);
+  std::vector<std::int64_t> flat(6 * static_cast<std::size_t>(procs));
+  const std::int64_t me[6] = {mine.lo[0], mine.lo[1], mine.lo[2],
+                              mine.hi[0], mine.hi[1], mine.hi[2]};
+  MPI_Allgather(me, 6, MPI_INT64_T, flat.data(), 6, MPI_INT64_T, comm);
+  std::vector<Box> boxes(static_cast<std::size_t>(procs));
+  for (std::size_t p = 0; p < boxes.size(); ++p) {
+    for (std::size_t d = 0; d < 3; ++d) {
+      boxes[p].lo[d] = flat[6 * p + d];
+      boxes[p].hi[d] = flat[6 * p + 3 + d];
+    }
+  }
+  return boxes;
+}
+
+}  // namespace
+
+Plan Redistribution::make_plan(MPI_Comm comm, const std::vector<Piece>& send,
+                               const std::vector<Piece>& recv, std::size_t element_bytes,
+                               std::string_view backend, bool& uniform) {
+  VectorLayout layout;
+  for (const Piece& p : send) {
+    layout.send_counts.push_back(static_cast<std::size_t>(p.box.count()) * element_bytes);
+    layout.send_displs.push_back(p.offset);
+  }
+  for (const Piece& p : recv) {
+    layout.recv_counts.push_back(static_cast<std::size_t>(p.box.count()) * element_bytes);
+    layout.recv_displs.push_back(p.offset);
+  }
+  // Uniform when every count of every rank is the same (then the pieces are laid out in
+  // rank order with equal sizes, exactly MPI_Alltoall's layout).
+  unsigned long long lo_hi[2] = {~0ULL, 0};
+  for (std::size_t c : layout.send_counts) {
+    lo_hi[0] = std::min<unsigned long long>(lo_hi[0], c);
+    lo_hi[1] = std::max<unsigned long long>(lo_hi[1], c);
+  }
+  unsigned long long global[2] = {lo_hi[0], ~lo_hi[1]};
+  MPI_Allreduce(MPI_IN_PLACE, global, 2, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm);
+  // A uniform exchange is also a vector one: vector-only backends (sloav) serve it as such.
+  const AlgorithmInfo* info = find_algorithm(Spec::parse(backend).name);
+  uniform = global[0] == ~global[1] && (info == nullptr || info->supports(Kind::uniform));
+  if (uniform) return Plan(backend, comm, static_cast<std::size_t>(global[0]));
+  return Plan(backend, comm, std::move(layout));
+}
+
+Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out,
+                               std::size_t element_bytes, std::string_view backend)
+    : in_(in),
+      out_(out),
+      element_(element_bytes),
+      plan_([&]() {
+        const std::vector<Box> ins = all_boxes(comm, in), outs = all_boxes(comm, out);
+        std::size_t offset = 0;
+        for (const Box& b : outs) {
+          send_pieces_.push_back({in.intersect(b), offset});
+          offset += static_cast<std::size_t>(send_pieces_.back().box.count()) * element_bytes;
+        }
+        offset = 0;
+        for (const Box& b : ins) {
+          recv_pieces_.push_back({out.intersect(b), offset});
+          offset += static_cast<std::size_t>(recv_pieces_.back().box.count()) * element_bytes;
+        }
+        // Every input element must go somewhere and every output element come from somewhere.
+        std::int64_t sent = 0, received = 0;
+        for (const Piece& p : send_pieces_)
+          sent += p.box.count();
+        for (const Piece& p : recv_pieces_)
+          received += p.box.count();
+        int ok = sent == in.count() && received == out.count();
+        MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
+        if (!ok) {
+          throw Error(
+              "a2a::Redistribution: the input and output boxes do not cover the same "
+              "indices exactly once");
+        }
+        return make_plan(comm, send_pieces_, recv_pieces_, element_bytes, backend, uniform_);
+      }()),
+      send_(plan_.send_extent()),
+      recv_(plan_.recv_extent()) {}
+
+// Copies a piece between an array over array_box and its packed row-major form.
+void Redistribution::copy(const Box& array_box, const Piece& piece, const std::byte* from,
+                          std::byte* to, bool into_array) const {
+  const Box& b = piece.box;
+  if (b.empty()) return;
+  const auto e = element_;
+  const auto n1 = static_cast<std::size_t>(array_box.extent(1));
+  const auto n2 = static_cast<std::size_t>(array_box.extent(2));
+  const auto run = static_cast<std::size_t>(b.extent(2)) * e;
+  std::size_t packed = piece.offset;
+  for (std::int64_t i = b.lo[0]; i < b.hi[0]; ++i) {
+    for (std::int64_t j = b.lo[1]; j < b.hi[1]; ++j) {
+      const std::size_t at = ((static_cast<std::size_t>(i - array_box.lo[0]) * n1 +
+                               static_cast<std::size_t>(j - array_box.lo[1])) *
+                                  n2 +
+                              static_cast<std::size_t>(b.lo[2] - array_box.lo[2])) *
+                             e;
+      if (into_array)
+        std::memcpy(to + at, from + packed, run);
+      else
+        std::memcpy(to + packed, from + at, run);
+      packed += run;
+    }
+  }
+}
+
+void Redistribution::pack(const void* in, void* send) const {
+  for (const Piece& p : send_pieces_) {
+    copy(in_, p, static_cast<const std::byte*>(in), static_cast<std::byte*>(send), false);
+  }
+}
+
+void Redistribution::exchange(const void* send, void* recv) {
+  plan_.execute(send, recv);
+}
+
+void Redistribution::unpack(const void* recv, void* out) const {
+  for (const Piece& p : recv_pieces_) {
+    copy(out_, p, static_cast<const std::byte*>(recv), static_cast<std::byte*>(out), true);
+  }
+}
+
+void Redistribution::execute(const void* in, void* out) {
+  pack(in, send_.data());
+  exchange(send_.data(), recv_.data());
+  unpack(recv_.data(), out);
+}
+
+}  // namespace a2a

@@ -1,0 +1,123 @@
+// a2a::Redistribution: slab (x-slabs -> y-slabs on the world communicator) and pencil
+// (z -> y on the row communicator, y -> x on the column communicator) redistributions for
+// grids that divide evenly and grids that do not, complex double and complex float, through
+// several backends (a uniform-only one where the grid divides, vector ones everywhere). Every
+// element of the output must equal a closed-form function of its global index; then the way
+// back must restore the input.
+#include <complex>
+#include <vector>
+
+#include "a2a/transpose.hpp"
+#include "harness.hpp"
+
+namespace {
+
+using a2a::Box;
+
+template <typename T>
+std::complex<T> value_at(std::int64_t i, std::int64_t j, std::int64_t k) {
+  return {static_cast<T>(i * 10000 + j * 100 + k), static_cast<T>(-(i + 2 * j + 3 * k))};
+}
+
+template <typename T>
+std::vector<std::complex<T>> fill(const Box& b) {
+  std::vector<std::complex<T>> v(static_cast<std::size_t>(b.count()));
+  std::size_t at = 0;
+  for (auto i = b.lo[0]; i < b.hi[0]; ++i)
+    for (auto j = b.lo[1]; j < b.hi[1]; ++j)
+      for (auto k = b.lo[2]; k < b.hi[2]; ++k)
+        v[at++] = value_at<T>(i, j, k);
+  return v;
+}
+
+template <typename T>
+void check_pair(a2a::test::Harness& h, MPI_Comm comm, const Box& in, const Box& out,
+                const std::string& backend, const std::string& what) {
+  a2a::Redistribution forward(comm, in, out, sizeof(std::complex<T>), backend);
+  a2a::Redistribution back(comm, out, in, sizeof(std::complex<T>), backend);
+  const auto input = fill<T>(in);
+  std::vector<std::complex<T>> result(static_cast<std::size_t>(out.count()));
+  std::vector<std::complex<T>> again(input.size());
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    forward.execute(input.data(), result.data());
+    h.expect(result == fill<T>(out), what + " " + backend + " (" + forward.plan().label() +
+                                         (forward.uniform() ? ", uniform" : ", vector") + ")");
+    back.execute(result.data(), again.data());
+    h.expect(again == input, what + " " + backend + ": the way back restores the input");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int code = 0;
+  {
+    a2a::test::Harness h("test_transpose");
+    const int P = h.procs(), me = h.rank();
+    const std::vector<std::array<std::int64_t, 3>> grids = {{8, 8, 8}, {17, 13, 11}, {30, 21, 17}};
+    for (const auto& n : grids) {
+      const std::string grid =
+          std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" + std::to_string(n[2]);
+      const bool divisible_slab = n[0] % P == 0 && n[1] % P == 0;
+      std::vector<std::string> backends = {"auto", "pairwise", "sloav", "tra_v:r=2"};
+      if (divisible_slab) backends.push_back("tra");
+      // Slabs: x split over P, then y split over P.
+      Box xslab{{a2a::block_start(n[0], P, me), 0, 0},
+                {a2a::block_start(n[0], P, me + 1), n[1], n[2]}};
+      Box yslab{{0, a2a::block_start(n[1], P, me), 0},
+                {n[0], a2a::block_start(n[1], P, me + 1), n[2]}};
+      for (const auto& b : backends) {
+        if (b == "tra" && !divisible_slab) continue;
+        check_pair<double>(h, h.comm(), xslab, yslab, b, grid + " slab x->y (double)");
+      }
+      check_pair<float>(h, h.comm(), xslab, yslab, "auto", grid + " slab x->y (float)");
+
+      // Pencils on every P1 x P2 grid: z-pencils -> y-pencils in the row (same r1),
+      // y-pencils -> x-pencils in the column (same r2).
+      for (int p1 = 1; p1 <= P; ++p1) {
+        if (P % p1 != 0) continue;
+        const int p2 = P / p1, r1 = me / p2, r2 = me % p2;
+        MPI_Comm row, col;
+        MPI_Comm_split(h.comm(), r1, r2, &row);
+        MPI_Comm_split(h.comm(), r2, r1, &col);
+        const auto x = [&](int parts, int i) {
+          return std::pair{a2a::block_start(n[0], parts, i), a2a::block_start(n[0], parts, i + 1)};
+        };
+        const auto y = [&](int parts, int i) {
+          return std::pair{a2a::block_start(n[1], parts, i), a2a::block_start(n[1], parts, i + 1)};
+        };
+        const auto z = [&](int parts, int i) {
+          return std::pair{a2a::block_start(n[2], parts, i), a2a::block_start(n[2], parts, i + 1)};
+        };
+        const Box zpen{{x(p1, r1).first, y(p2, r2).first, 0},
+                       {x(p1, r1).second, y(p2, r2).second, n[2]}};
+        const Box ypen{{x(p1, r1).first, 0, z(p2, r2).first},
+                       {x(p1, r1).second, n[1], z(p2, r2).second}};
+        const Box xpen{{0, y(p1, r1).first, z(p2, r2).first},
+                       {n[0], y(p1, r1).second, z(p2, r2).second}};
+        const std::string pg = " pencils " + std::to_string(p1) + "x" + std::to_string(p2);
+        for (const std::string b : {"auto", "sloav", "random_sendrecv"}) {
+          check_pair<double>(h, row, zpen, ypen, b, grid + pg + " z->y (row)");
+          check_pair<double>(h, col, ypen, xpen, b, grid + pg + " y->x (column)");
+        }
+        check_pair<float>(h, row, zpen, ypen, "pairwise", grid + pg + " z->y (row, float)");
+        MPI_Comm_free(&row);
+        MPI_Comm_free(&col);
+      }
+    }
+    // Boxes that do not tile the same set are refused on every rank.
+    std::string message;
+    try {
+      Box in{{me, 0, 0}, {me + 1, 4, 4}}, out{{0, 0, 0}, {me == 0 ? 2 : 1, 4, 4}};
+      a2a::Redistribution bad(h.comm(), in, out, 16);
+    } catch (const a2a::Error& e) {
+      message = e.what();
+    }
+    h.expect(P == 1 || message.find("do not cover") != std::string::npos,
+             "mismatched boxes are refused: '" + message + "'");
+    code = h.finish();
+  }
+  MPI_Finalize();
+  return code;
+}
