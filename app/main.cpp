@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <vector>
 
 #include "a2a/error.hpp"
 #include "commands.hpp"
@@ -18,8 +19,12 @@ int main(int argc, char** argv) {
   CLI::App app{"a2a: distributed FFTs and transpositions with a pluggable all-to-all layer"};
   app.require_subcommand(1);
   std::map<CLI::App*, a2a::app::Runner> runners;
-  for (auto setup :
-       {a2a::app::setup_list, a2a::app::setup_model, a2a::app::setup_bench, a2a::app::setup_is}) {
+  std::vector<a2a::app::Runner (*)(CLI::App&, const a2a::app::Session&)> setups = {
+      a2a::app::setup_list, a2a::app::setup_model, a2a::app::setup_bench, a2a::app::setup_is};
+#ifdef A2A_WITH_FFTW
+  setups.push_back(a2a::app::setup_fft);
+#endif
+  for (auto setup : setups) {
     const std::size_t before = app.get_subcommands({}).size();
     a2a::app::Runner run = setup(app, session);
     runners[app.get_subcommands({})[before]] = std::move(run);

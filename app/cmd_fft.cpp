@@ -1,0 +1,279 @@
+// a2a fft --grid NXxNYxNZ [--decomp slab|pencil] [--proc-grid P1xP2] [--backend SPEC]
+//         [--backend2 SPEC] [--check serial|roundtrip|planewave|none] [--iters N]
+//         [--precision double|float] [--fftw-plan estimate|measure] [--format table|json]
+// A distributed 3D c2c FFT whose transposes go through a2a backends, checked against serial
+// FFTW on the whole grid, a round trip, or the closed form of a plane wave.
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <numbers>
+
+#include "commands.hpp"
+#include "core/records.hpp"
+#include "core/stats.hpp"
+#include "fft/fft3d.hpp"
+
+namespace a2a::app {
+namespace {
+
+std::array<std::int64_t, 3> parse_grid(const std::string& text) {
+  std::array<std::int64_t, 3> n{};
+  std::size_t start = 0;
+  for (int d = 0; d < 3; ++d) {
+    const std::size_t x = d < 2 ? text.find('x', start) : text.size();
+    if (x == std::string::npos) throw Error("--grid " + text + ": expected NXxNYxNZ");
+    const auto [end, ec] =
+        std::from_chars(text.data() + start, text.data() + x, n[static_cast<std::size_t>(d)]);
+    if (ec != std::errc() || end != text.data() + x || n[static_cast<std::size_t>(d)] < 1) {
+      throw Error("--grid " + text + ": expected NXxNYxNZ with positive integers");
+    }
+    start = x + 1;
+  }
+  return n;
+}
+
+// The most square P1 x P2 = P with P1 >= P2.
+std::pair<int, int> square_grid(int procs) {
+  int p2 = 1;
+  for (int f = 1; f * f <= procs; ++f) {
+    if (procs % f == 0) p2 = f;
+  }
+  return {procs / p2, p2};
+}
+
+template <typename Real>
+std::complex<Real> input_value(const std::array<std::int64_t, 3>& n, bool planewave, std::int64_t i,
+                               std::int64_t j, std::int64_t k) {
+  if (planewave) {
+    // exp(2 pi i (kx x/nx + ky y/ny + kz z/nz)) with (kx, ky, kz) = (1, 2, 3) mod n.
+    const double phase = 2 * std::numbers::pi *
+                         (static_cast<double>((1 % n[0]) * i) / static_cast<double>(n[0]) +
+                          static_cast<double>((2 % n[1]) * j) / static_cast<double>(n[1]) +
+                          static_cast<double>((3 % n[2]) * k) / static_cast<double>(n[2]));
+    return {static_cast<Real>(std::cos(phase)), static_cast<Real>(std::sin(phase))};
+  }
+  const double x = static_cast<double>(i * 7919 + j * 104729 + k * 1299709);
+  return {static_cast<Real>(std::sin(0.001 * x)), static_cast<Real>(std::cos(0.0007 * x))};
+}
+
+template <typename Real>
+std::vector<std::complex<Real>> fill(const Box& b, const std::array<std::int64_t, 3>& n,
+                                     bool planewave) {
+  std::vector<std::complex<Real>> v(static_cast<std::size_t>(b.count()));
+  std::size_t at = 0;
+  for (auto i = b.lo[0]; i < b.hi[0]; ++i)
+    for (auto j = b.lo[1]; j < b.hi[1]; ++j)
+      for (auto k = b.lo[2]; k < b.hi[2]; ++k)
+        v[at++] = input_value<Real>(n, planewave, i, j, k);
+  return v;
+}
+
+// Gathers every rank's box of `local` into the whole row-major grid on rank 0.
+template <typename Real>
+std::vector<std::complex<Real>> gather(MPI_Comm comm, const Box& b,
+                                       const std::vector<std::complex<Real>>& local,
+                                       const std::array<std::int64_t, 3>& n) {
+  int procs = 1, rank = 0;
+  MPI_Comm_size(comm, &procs);
+  MPI_Comm_rank(comm, &rank);
+  const std::int64_t mine[6] = {b.lo[0], b.lo[1], b.lo[2], b.hi[0], b.hi[1], b.hi[2]};
+  std::vector<std::int64_t> boxes(6 * static_cast<std::size_t>(procs));
+  MPI_Gather(mine, 6, MPI_INT64_T, boxes.data(), 6, MPI_INT64_T, 0, comm);
+  std::vector<int> counts(static_cast<std::size_t>(procs)), displs(counts.size());
+  const int bytes = static_cast<int>(local.size() * sizeof(std::complex<Real>));
+  MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  std::vector<std::byte> all;
+  if (rank == 0) {
+    int offset = 0;
+    for (std::size_t p = 0; p < counts.size(); ++p) {
+      displs[p] = offset;
+      offset += counts[p];
+    }
+    all.resize(static_cast<std::size_t>(offset));
+  }
+  MPI_Gatherv(local.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE, 0,
+              comm);
+  std::vector<std::complex<Real>> grid;
+  if (rank != 0) return grid;
+  grid.resize(static_cast<std::size_t>(n[0] * n[1] * n[2]));
+  for (std::size_t p = 0; p < counts.size(); ++p) {
+    const auto* src = reinterpret_cast<const std::complex<Real>*>(all.data() + displs[p]);
+    const std::int64_t* q = &boxes[6 * p];
+    for (auto i = q[0]; i < q[3]; ++i)
+      for (auto j = q[1]; j < q[4]; ++j)
+        for (auto k = q[2]; k < q[5]; ++k)
+          grid[static_cast<std::size_t>((i * n[1] + j) * n[2] + k)] = *src++;
+  }
+  return grid;
+}
+
+template <typename Real>
+double relative_error(const std::vector<std::complex<Real>>& got,
+                      const std::vector<std::complex<Real>>& want) {
+  double diff = 0, scale = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    diff = std::max(diff, static_cast<double>(std::abs(got[i] - want[i])));
+    scale = std::max(scale, static_cast<double>(std::abs(want[i])));
+  }
+  return scale > 0 ? diff / scale : diff;
+}
+
+struct Settings {
+  std::string grid = "32x32x32", decomp = "pencil", proc_grid, backend = "auto", backend2;
+  std::string check = "serial", precision = "double", fftw_plan = "estimate", format = "table";
+  int iters = 5;
+};
+
+template <typename Real>
+int run(const Session& session, const Settings& s) {
+  fft::Options o;
+  o.n = parse_grid(s.grid);
+  if (s.decomp == "slab") {
+    if (!s.proc_grid.empty()) throw Error("--proc-grid applies to --decomp pencil only");
+    o.p1 = session.procs;
+    o.p2 = 1;
+  } else if (!s.proc_grid.empty()) {
+    const auto n = parse_grid(s.proc_grid + "x1");
+    o.p1 = static_cast<int>(n[0]);
+    o.p2 = static_cast<int>(n[1]);
+  } else {
+    std::tie(o.p1, o.p2) = square_grid(session.procs);
+  }
+  o.backend = s.backend;
+  o.backend2 = s.backend2;
+  o.fftw_flags = s.fftw_plan == "measure" ? FFTW_MEASURE : FFTW_ESTIMATE;
+  fft::Fft3d<Real> fft(session.comm, o);
+  const bool planewave = s.check == "planewave";
+  const auto input = fill<Real>(fft.input_box(), o.n, planewave);
+  std::vector<std::complex<Real>> spectrum(static_cast<std::size_t>(fft.output_box().count()));
+  std::vector<std::complex<Real>> back(input.size());
+
+  // Check first (one forward, one backward), then time.
+  fft.forward(input.data(), spectrum.data());
+  fft.backward(spectrum.data(), back.data());
+  double error = 0;
+  const double bound = std::is_same_v<Real, double> ? 1e-10 : 1e-4;
+  const std::int64_t total = o.n[0] * o.n[1] * o.n[2];
+  if (s.check == "roundtrip") {
+    double local[2] = {0, 0};
+    for (std::size_t i = 0; i < input.size(); ++i) {
+      local[0] = std::max(local[0], static_cast<double>(std::abs(back[i] - input[i])));
+      local[1] = std::max(local[1], static_cast<double>(std::abs(input[i])));
+    }
+    MPI_Allreduce(MPI_IN_PLACE, local, 2, MPI_DOUBLE, MPI_MAX, session.comm);
+    error = local[0] / local[1];
+  } else if (s.check == "serial" || planewave) {
+    const auto whole = gather(session.comm, fft.output_box(), spectrum, o.n);
+    if (session.root()) {
+      std::vector<std::complex<Real>> reference(static_cast<std::size_t>(total));
+      if (planewave) {
+        // A plane wave of wave vector k transforms into N at k and 0 elsewhere.
+        const std::int64_t k = ((1 % o.n[0]) * o.n[1] + (2 % o.n[1])) * o.n[2] + (3 % o.n[2]);
+        reference[static_cast<std::size_t>(k)] = static_cast<Real>(total);
+      } else {
+        const auto full = fill<Real>(Box{{0, 0, 0}, o.n}, o.n, false);
+        reference = full;
+        if constexpr (std::is_same_v<Real, double>) {
+          auto* d = reinterpret_cast<fftw_complex*>(reference.data());
+          fftw_plan p =
+              fftw_plan_dft_3d(static_cast<int>(o.n[0]), static_cast<int>(o.n[1]),
+                               static_cast<int>(o.n[2]), d, d, FFTW_FORWARD, FFTW_ESTIMATE);
+          std::copy(full.begin(), full.end(), reference.begin());
+          fftw_execute(p);
+          fftw_destroy_plan(p);
+        } else {
+          auto* d = reinterpret_cast<fftwf_complex*>(reference.data());
+          fftwf_plan p =
+              fftwf_plan_dft_3d(static_cast<int>(o.n[0]), static_cast<int>(o.n[1]),
+                                static_cast<int>(o.n[2]), d, d, FFTW_FORWARD, FFTW_ESTIMATE);
+          std::copy(full.begin(), full.end(), reference.begin());
+          fftwf_execute(p);
+          fftwf_destroy_plan(p);
+        }
+      }
+      error = relative_error(whole, reference);
+    }
+    MPI_Bcast(&error, 1, MPI_DOUBLE, 0, session.comm);
+  }
+  const bool checked = s.check != "none";
+  const bool passed = !checked || error <= bound;
+
+  fft.transpose_seconds = fft.compute_seconds = 0;
+  std::vector<double> times;
+  for (int it = 0; it < s.iters; ++it) {
+    MPI_Barrier(session.comm);
+    const double t0 = MPI_Wtime();
+    fft.forward(input.data(), spectrum.data());
+    fft.backward(spectrum.data(), back.data());
+    double elapsed = MPI_Wtime() - t0;
+    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, session.comm);
+    times.push_back(elapsed * 1e6);
+  }
+  double split[2] = {fft.transpose_seconds, fft.compute_seconds};
+  MPI_Allreduce(MPI_IN_PLACE, split, 2, MPI_DOUBLE, MPI_MAX, session.comm);
+  if (session.root()) {
+    const stats::Summary sum = stats::summarize(times);
+    // Forward + backward: 2 x 5 N log2 N flops.
+    const double flops =
+        2 * 5.0 * static_cast<double>(total) * std::log2(static_cast<double>(total));
+    nlohmann::json rec = {{"app", "fft"},
+                          {"grid", s.grid},
+                          {"decomp", s.decomp},
+                          {"proc_grid", std::to_string(o.p1) + "x" + std::to_string(o.p2)},
+                          {"backend", fft.backends()},
+                          {"precision", s.precision},
+                          {"procs", session.procs},
+                          {"iters", s.iters},
+                          {"check", checked ? (passed ? "passed" : "failed") : "skipped"},
+                          {"check_kind", s.check},
+                          {"relative_error", error},
+                          {"error_bound", bound},
+                          {"transpose_us", split[0] * 1e6 / s.iters},
+                          {"compute_us", split[1] * 1e6 / s.iters},
+                          {"gflops", flops / (sum.median * 1e-6) / 1e9}};
+    put_summary(rec, sum);
+    if (s.format == "json") {
+      std::cout << rec.dump() << "\n";
+    } else {
+      std::printf("a2a fft: %s c2c %s, %s grid %dx%d, P=%d, %s\n", s.grid.c_str(),
+                  s.precision.c_str(), s.decomp.c_str(), o.p1, o.p2, session.procs,
+                  fft.backends().c_str());
+      std::printf("  check %-9s relative max error %.3e (bound %.0e): %s\n", s.check.c_str(), error,
+                  bound, checked ? (passed ? "passed" : "FAILED") : "skipped");
+      std::printf(
+          "  forward+backward: median %.1f us (95%% CI %.1f-%.1f), transposes %.1f us, "
+          "local FFTs %.1f us, %.2f GFlop/s\n",
+          sum.median, sum.ci95_low, sum.ci95_high, split[0] * 1e6 / s.iters,
+          split[1] * 1e6 / s.iters, rec["gflops"].get<double>());
+    }
+  }
+  return passed ? 0 : 1;
+}
+
+}  // namespace
+
+Runner setup_fft(CLI::App& app, const Session& session) {
+  auto s = std::make_shared<Settings>();
+  auto* sub = app.add_subcommand("fft", "Distributed 3D c2c FFT through a2a transposes");
+  sub->add_option("--grid,-g", s->grid, "NXxNYxNZ");
+  sub->add_option("--decomp", s->decomp, "slab or pencil")
+      ->check(CLI::IsMember({"slab", "pencil"}));
+  sub->add_option("--proc-grid", s->proc_grid, "P1xP2 (pencil; default: the most square)");
+  sub->add_option("--backend,-b", s->backend, "backend spec of the transposes");
+  sub->add_option("--backend2", s->backend2, "backend of the second (y <-> x) transpose");
+  sub->add_option("--check", s->check, "serial (vs serial FFTW), roundtrip, planewave, none")
+      ->check(CLI::IsMember({"serial", "roundtrip", "planewave", "none"}));
+  sub->add_option("--precision", s->precision, "double or float")
+      ->check(CLI::IsMember({"double", "float"}));
+  sub->add_option("--fftw-plan", s->fftw_plan, "estimate or measure")
+      ->check(CLI::IsMember({"estimate", "measure"}));
+  sub->add_option("--iters,-n", s->iters, "timed forward+backward pairs")
+      ->check(CLI::Range(1, 100000));
+  sub->add_option("--format", s->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  return [session, s]() {
+    return s->precision == "float" ? run<float>(session, *s) : run<double>(session, *s);
+  };
+}
+
+}  // namespace a2a::app

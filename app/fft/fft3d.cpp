@@ -1,0 +1,181 @@
+#include "fft3d.hpp"
+
+#include <cstring>
+
+#include "a2a/error.hpp"
+
+namespace a2a::fft {
+
+template <>
+struct Fftw<double> {
+  using plan = fftw_plan;
+  using complex = fftw_complex;
+  static plan guru(int rank, const fftw_iodim* dims, int howmany, const fftw_iodim* how,
+                   complex* in, complex* out, int sign, unsigned flags) {
+    return fftw_plan_guru_dft(rank, dims, howmany, how, in, out, sign, flags);
+  }
+  static void execute(plan p, complex* in, complex* out) { fftw_execute_dft(p, in, out); }
+  static void destroy(plan p) { fftw_destroy_plan(p); }
+};
+
+template <>
+struct Fftw<float> {
+  using plan = fftwf_plan;
+  using complex = fftwf_complex;
+  static plan guru(int rank, const fftwf_iodim* dims, int howmany, const fftwf_iodim* how,
+                   complex* in, complex* out, int sign, unsigned flags) {
+    return fftwf_plan_guru_dft(rank, dims, howmany, how, in, out, sign, flags);
+  }
+  static void execute(plan p, complex* in, complex* out) { fftwf_execute_dft(p, in, out); }
+  static void destroy(plan p) { fftwf_destroy_plan(p); }
+};
+
+template <typename Real>
+Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
+  int procs = 1, rank = 0;
+  MPI_Comm_size(comm, &procs);
+  MPI_Comm_rank(comm, &rank);
+  for (auto n : o.n) {
+    if (n < 1) throw Error("--grid: every dimension must be at least 1");
+    total_ *= n;
+  }
+  if (o.p1 * o.p2 != procs || o.p1 < 1 || o.p2 < 1) {
+    throw Error("--proc-grid " + std::to_string(o.p1) + "x" + std::to_string(o.p2) +
+                " does not have P=" + std::to_string(procs) + " ranks");
+  }
+  const int r1 = rank / o.p2, r2 = rank % o.p2;
+  const auto& n = o.n;
+  auto part = [](std::int64_t len, int parts, int i) {
+    return std::pair{block_start(len, parts, i), block_start(len, parts, i + 1)};
+  };
+  const auto [x0, x1] = part(n[0], o.p1, r1);
+  const auto [y0, y1] = part(n[1], o.p2, r2);
+  const auto [z0, z1] = part(n[2], o.p2, r2);
+  const auto [yy0, yy1] = part(n[1], o.p1, r1);
+  boxes_[0] = Box{{x0, y0, 0}, {x1, y1, n[2]}};    // z-pencils
+  boxes_[1] = Box{{x0, 0, z0}, {x1, n[1], z1}};    // y-pencils
+  boxes_[2] = Box{{0, yy0, z0}, {n[0], yy1, z1}};  // x-pencils
+  MPI_Comm_split(comm, r1, r2, &row_);
+  MPI_Comm_split(comm, r2, r1, &col_);
+  const std::size_t bytes = sizeof(Complex);
+  const std::string second = o.backend2.empty() ? o.backend : o.backend2;
+  if (o.p2 > 1) {
+    zy_ = std::make_unique<Redistribution>(row_, boxes_[0], boxes_[1], bytes, o.backend);
+    yz_ = std::make_unique<Redistribution>(row_, boxes_[1], boxes_[0], bytes, o.backend);
+  }
+  yx_ = std::make_unique<Redistribution>(col_, boxes_[1], boxes_[2], bytes, second);
+  xy_ = std::make_unique<Redistribution>(col_, boxes_[2], boxes_[1], bytes, second);
+  std::size_t most = 0;
+  for (const Box& b : boxes_)
+    most = std::max(most, static_cast<std::size_t>(b.count()));
+  work0_.resize(most);
+  work1_.resize(most);
+
+  // FFTW guru plans, one per (stage, direction), in place on the stage's box.
+  using F = Fftw<Real>;
+  using iodim = std::conditional_t<std::is_same_v<Real, double>, fftw_iodim, fftwf_iodim>;
+  for (int stage = 0; stage < 3; ++stage) {
+    const Box& b = boxes_[static_cast<std::size_t>(stage)];
+    const int axis = 2 - stage;  // z, then y, then x
+    const int e0 = static_cast<int>(b.extent(0)), e1 = static_cast<int>(b.extent(1)),
+              e2 = static_cast<int>(b.extent(2));
+    std::vector<iodim> how;
+    iodim dim{};
+    if (axis == 2) {
+      dim = {e2, 1, 1};
+      how = {{e0 * e1, e2, e2}};
+    } else if (axis == 1) {
+      dim = {e1, e2, e2};
+      how = {{e0, e1 * e2, e1 * e2}, {e2, 1, 1}};
+    } else {
+      dim = {e0, e1 * e2, e1 * e2};
+      how = {{e1 * e2, 1, 1}};
+    }
+    for (int sign : {FFTW_FORWARD, FFTW_BACKWARD}) {
+      if (b.empty()) {
+        plans_.push_back(nullptr);
+        continue;
+      }
+      auto* data = reinterpret_cast<typename F::complex*>(work0_.data());
+      auto p = F::guru(1, &dim, static_cast<int>(how.size()), how.data(), data, data, sign,
+                       o.fftw_flags);
+      if (p == nullptr)
+        throw Error("FFTW could not plan a transform along axis " + std::to_string(axis));
+      plans_.push_back(reinterpret_cast<void*>(p));
+    }
+  }
+}
+
+template <typename Real>
+Fft3d<Real>::~Fft3d() {
+  for (void* p : plans_) {
+    if (p != nullptr) Fftw<Real>::destroy(reinterpret_cast<typename Fftw<Real>::plan>(p));
+  }
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) {
+    MPI_Comm_free(&row_);
+    MPI_Comm_free(&col_);
+  }
+}
+
+template <typename Real>
+void Fft3d<Real>::transform(int stage, Complex* data, int sign) {
+  void* p = plans_[static_cast<std::size_t>(2 * stage + (sign == FFTW_FORWARD ? 0 : 1))];
+  if (p == nullptr) return;
+  const double t0 = MPI_Wtime();
+  auto* d = reinterpret_cast<typename Fftw<Real>::complex*>(data);
+  Fftw<Real>::execute(reinterpret_cast<typename Fftw<Real>::plan>(p), d, d);
+  compute_seconds += MPI_Wtime() - t0;
+}
+
+template <typename Real>
+void Fft3d<Real>::forward(const Complex* in, Complex* out) {
+  std::copy(in, in + boxes_[0].count(), work0_.data());
+  transform(0, work0_.data(), FFTW_FORWARD);
+  const double t0 = MPI_Wtime();
+  Complex* y = work0_.data();
+  if (zy_) {
+    zy_->execute(work0_.data(), work1_.data());
+    y = work1_.data();
+  }
+  transpose_seconds += MPI_Wtime() - t0;
+  transform(1, y, FFTW_FORWARD);
+  const double t1 = MPI_Wtime();
+  yx_->execute(y, out);
+  transpose_seconds += MPI_Wtime() - t1;
+  transform(2, out, FFTW_FORWARD);
+}
+
+template <typename Real>
+void Fft3d<Real>::backward(const Complex* in, Complex* out) {
+  std::copy(in, in + boxes_[2].count(), work0_.data());
+  transform(2, work0_.data(), FFTW_BACKWARD);
+  const double t0 = MPI_Wtime();
+  xy_->execute(work0_.data(), work1_.data());
+  transpose_seconds += MPI_Wtime() - t0;
+  transform(1, work1_.data(), FFTW_BACKWARD);
+  Complex* z = work1_.data();
+  const double t1 = MPI_Wtime();
+  if (yz_) {
+    yz_->execute(work1_.data(), work0_.data());
+    z = work0_.data();
+  }
+  transpose_seconds += MPI_Wtime() - t1;
+  transform(0, z, FFTW_BACKWARD);
+  const Real scale = Real(1) / static_cast<Real>(total_);
+  for (std::int64_t i = 0; i < boxes_[0].count(); ++i)
+    out[i] = z[i] * scale;
+}
+
+template <typename Real>
+std::string Fft3d<Real>::backends() const {
+  std::string s = zy_ ? zy_->plan().name() + (zy_->uniform() ? " (uniform)" : " (vector)") + ", "
+                      : std::string("local, ");
+  return s + yx_->plan().name() + (yx_->uniform() ? " (uniform)" : " (vector)");
+}
+
+template class Fft3d<double>;
+template class Fft3d<float>;
+
+}  // namespace a2a::fft

@@ -1,0 +1,63 @@
+// A distributed 3D complex FFT on the a2a transpose layer (configurable-alltoall paper,
+// section VI: FFTs as the application of the all-to-all). Pencil decomposition on a P1 x P2
+// process grid: z-pencils (input) -> FFT along z -> y-pencils (transpose in the row
+// communicator) -> FFT along y -> x-pencils (transpose in the column communicator) -> FFT
+// along x (output). Slab decomposition is the P x 1 grid: the first transpose is local and
+// skipped. Local transforms are FFTW guru plans, made once, in place on row-major boxes.
+// Forward is unnormalized and backward normalized by 1/N, like FFTW's pair scaled.
+#pragma once
+
+#include <fftw3.h>
+#include <mpi.h>
+
+#include <complex>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "a2a/transpose.hpp"
+
+namespace a2a::fft {
+
+struct Options {
+  std::array<std::int64_t, 3> n{8, 8, 8};
+  int p1 = 1, p2 = 1;            // process grid (slab: P x 1)
+  std::string backend = "auto";  // z <-> y transpose
+  std::string backend2 = "";     // y <-> x transpose ("" = the same)
+  unsigned fftw_flags = FFTW_ESTIMATE;
+};
+
+template <typename Real>
+struct Fftw;
+
+template <typename Real>
+class Fft3d {
+ public:
+  using Complex = std::complex<Real>;
+  Fft3d(MPI_Comm comm, const Options& options);
+  ~Fft3d();
+  Fft3d(const Fft3d&) = delete;
+
+  const Box& input_box() const { return boxes_[0]; }
+  const Box& output_box() const { return boxes_[2]; }
+  // in: input_box() elements (read only); out: output_box() elements.
+  void forward(const Complex* in, Complex* out);
+  // in: output_box() elements (read only); out: input_box() elements, scaled by 1/N.
+  void backward(const Complex* in, Complex* out);
+
+  double transpose_seconds = 0, compute_seconds = 0;  // accumulated, this rank
+  std::string backends() const;
+
+ private:
+  struct AxisPlan;
+  void transform(int stage, Complex* data, int sign);
+
+  MPI_Comm row_ = MPI_COMM_NULL, col_ = MPI_COMM_NULL;
+  std::array<Box, 3> boxes_;                           // z-, y-, x-pencils
+  std::unique_ptr<Redistribution> zy_, yz_, yx_, xy_;  // null when local (slab)
+  std::vector<Complex> work0_, work1_;
+  std::vector<void*> plans_;  // [stage][direction]
+  std::int64_t total_ = 1;
+};
+
+}  // namespace a2a::fft
