@@ -24,6 +24,7 @@ Runner setup_model(CLI::App& app, const Session& session);
 Runner setup_bench(CLI::App& app, const Session& session);
 Runner setup_is(CLI::App& app, const Session& session);
 Runner setup_fft(CLI::App& app, const Session& session);
+Runner setup_fft1d(CLI::App& app, const Session& session);
 
 // "MIN:MAX" (powers of two from MIN to MAX; MIN = 0 adds 0 first) or "a,b,c". Throws a2a::Error.
 std::vector<std::size_t> parse_sizes(const std::string& text);

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
       a2a::app::setup_list, a2a::app::setup_model, a2a::app::setup_bench, a2a::app::setup_is};
 #ifdef A2A_WITH_FFTW
   setups.push_back(a2a::app::setup_fft);
+  setups.push_back(a2a::app::setup_fft1d);
 #endif
   for (auto setup : setups) {
     const std::size_t before = app.get_subcommands({}).size();
