@@ -14,6 +14,8 @@
 #include "core/stats.hpp"
 #include "fft/fft3d.hpp"
 
+#include <fftw3-mpi.h>
+
 namespace a2a::app {
 namespace {
 
@@ -119,9 +121,43 @@ double relative_error(const std::vector<std::complex<Real>>& got,
   return scale > 0 ? diff / scale : diff;
 }
 
+// FFTW's own MPI 3D transform (x-slabs of FFTW's choosing) on the same input: the baseline.
+class FftwMpi {
+ public:
+  FftwMpi(MPI_Comm comm, const std::array<std::int64_t, 3>& n, unsigned flags) : n_(n) {
+    fftw_mpi_init();
+    const ptrdiff_t alloc = fftw_mpi_local_size_3d(n[0], n[1], n[2], comm, &local_n0_, &start_);
+    data_ = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
+    forward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_FORWARD, flags);
+    backward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_BACKWARD, flags);
+    if (forward_ == nullptr || backward_ == nullptr) throw Error("FFTW-MPI could not plan");
+  }
+  ~FftwMpi() {
+    fftw_destroy_plan(forward_);
+    fftw_destroy_plan(backward_);
+    fftw_free(data_);
+  }
+  Box box() const { return Box{{start_, 0, 0}, {start_ + local_n0_, n_[1], n_[2]}}; }
+  std::complex<double>* data() { return reinterpret_cast<std::complex<double>*>(data_); }
+  void forward() { fftw_execute(forward_); }
+  void backward_normalized() {
+    fftw_execute(backward_);
+    const double scale = 1.0 / static_cast<double>(n_[0] * n_[1] * n_[2]);
+    for (std::int64_t i = 0; i < box().count(); ++i)
+      data()[i] *= scale;
+  }
+
+ private:
+  std::array<std::int64_t, 3> n_;
+  ptrdiff_t local_n0_ = 0, start_ = 0;
+  fftw_complex* data_ = nullptr;
+  fftw_plan forward_ = nullptr, backward_ = nullptr;
+};
+
 struct Settings {
   std::string grid = "32x32x32", decomp = "pencil", proc_grid, backend = "auto", backend2;
   std::string check = "serial", precision = "double", fftw_plan = "estimate", format = "table";
+  std::string baseline;  // "fftw-mpi": FFTW's own MPI transform in the same run
   int iters = 5;
 };
 
@@ -199,16 +235,51 @@ int run(const Session& session, const Settings& s) {
   const bool checked = s.check != "none";
   const bool passed = !checked || error <= bound;
 
+  // The baseline: same input, results compared, timed interleaved with ours.
+  std::unique_ptr<FftwMpi> baseline;
+  double baseline_error = -1;
+  std::vector<double> baseline_times;
+  if (!s.baseline.empty()) {
+    if constexpr (!std::is_same_v<Real, double>) {
+      throw Error("--baseline fftw-mpi needs --precision double");
+    } else {
+      baseline = std::make_unique<FftwMpi>(session.comm, o.n, o.fftw_flags);
+      const auto slab = fill<double>(baseline->box(), o.n, planewave);
+      std::copy(slab.begin(), slab.end(), baseline->data());
+      baseline->forward();
+      const std::vector<std::complex<double>> theirs(baseline->data(),
+                                                     baseline->data() + baseline->box().count());
+      const auto a = gather(session.comm, baseline->box(), theirs, o.n);
+      const auto b = gather(session.comm, fft.output_box(), spectrum, o.n);
+      if (session.root()) baseline_error = relative_error(b, a);
+      MPI_Bcast(&baseline_error, 1, MPI_DOUBLE, 0, session.comm);
+    }
+  }
+  const bool baseline_agrees = !baseline || baseline_error <= bound;
+
   fft.transpose_seconds = fft.compute_seconds = 0;
   std::vector<double> times;
-  for (int it = 0; it < s.iters; ++it) {
+  auto timed = [&](auto&& body) {
     MPI_Barrier(session.comm);
     const double t0 = MPI_Wtime();
-    fft.forward(input.data(), spectrum.data());
-    fft.backward(spectrum.data(), back.data());
+    body();
     double elapsed = MPI_Wtime() - t0;
     MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, session.comm);
-    times.push_back(elapsed * 1e6);
+    return elapsed * 1e6;
+  };
+  for (int it = 0; it < s.iters; ++it) {
+    times.push_back(timed([&] {
+      fft.forward(input.data(), spectrum.data());
+      fft.backward(spectrum.data(), back.data());
+    }));
+    if constexpr (std::is_same_v<Real, double>) {
+      if (baseline) {
+        baseline_times.push_back(timed([&] {
+          baseline->forward();
+          baseline->backward_normalized();
+        }));
+      }
+    }
   }
   double split[2] = {fft.transpose_seconds, fft.compute_seconds};
   MPI_Allreduce(MPI_IN_PLACE, split, 2, MPI_DOUBLE, MPI_MAX, session.comm);
@@ -233,6 +304,16 @@ int run(const Session& session, const Settings& s) {
                           {"compute_us", split[1] * 1e6 / s.iters},
                           {"gflops", flops / (sum.median * 1e-6) / 1e9}};
     put_summary(rec, sum);
+    if (baseline) {
+      const stats::Summary bs = stats::summarize(baseline_times);
+      const stats::Ratio ratio = stats::median_ratio(times, baseline_times);
+      rec["baseline"] = "fftw-mpi";
+      rec["baseline_median_us"] = bs.median;
+      rec["baseline_relative_difference"] = baseline_error;
+      rec["vs_baseline"] = ratio.value;
+      rec["vs_baseline_ci95_low"] = ratio.ci95_low;
+      rec["vs_baseline_ci95_high"] = ratio.ci95_high;
+    }
     if (s.format == "json") {
       std::cout << rec.dump() << "\n";
     } else {
@@ -246,9 +327,17 @@ int run(const Session& session, const Settings& s) {
           "local FFTs %.1f us, %.2f GFlop/s\n",
           sum.median, sum.ci95_low, sum.ci95_high, split[0] * 1e6 / s.iters,
           split[1] * 1e6 / s.iters, rec["gflops"].get<double>());
+      if (baseline) {
+        std::printf(
+            "  FFTW-MPI baseline: median %.1f us, results differ by %.3e (%s); "
+            "a2a / FFTW-MPI = %.2f (95%% CI %.2f-%.2f)\n",
+            rec["baseline_median_us"].get<double>(), baseline_error,
+            baseline_agrees ? "agree" : "DISAGREE", rec["vs_baseline"].get<double>(),
+            rec["vs_baseline_ci95_low"].get<double>(), rec["vs_baseline_ci95_high"].get<double>());
+      }
     }
   }
-  return passed ? 0 : 1;
+  return passed && baseline_agrees ? 0 : 1;
 }
 
 }  // namespace
@@ -268,6 +357,9 @@ Runner setup_fft(CLI::App& app, const Session& session) {
       ->check(CLI::IsMember({"double", "float"}));
   sub->add_option("--fftw-plan", s->fftw_plan, "estimate or measure")
       ->check(CLI::IsMember({"estimate", "measure"}));
+  sub->add_option("--baseline", s->baseline,
+                  "fftw-mpi: also run FFTW's MPI transform on the same input, compare, time")
+      ->check(CLI::IsMember({"fftw-mpi"}));
   sub->add_option("--iters,-n", s->iters, "timed forward+backward pairs")
       ->check(CLI::Range(1, 100000));
   sub->add_option("--format", s->format, "table or json")->check(CLI::IsMember({"table", "json"}));
