@@ -122,14 +122,22 @@ double relative_error(const std::vector<std::complex<Real>>& got,
 }
 
 // FFTW's own MPI 3D transform (x-slabs of FFTW's choosing) on the same input: the baseline.
+// c2c, or r2c/c2r in place with FFTW's padded real layout (rows of 2 (n2/2 + 1) reals).
 class FftwMpi {
  public:
-  FftwMpi(MPI_Comm comm, const std::array<std::int64_t, 3>& n, unsigned flags) : n_(n) {
+  FftwMpi(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool r2c, unsigned flags)
+      : n_(n), r2c_(r2c), nc_(r2c ? n[2] / 2 + 1 : n[2]) {
     fftw_mpi_init();
-    const ptrdiff_t alloc = fftw_mpi_local_size_3d(n[0], n[1], n[2], comm, &local_n0_, &start_);
+    const ptrdiff_t alloc = fftw_mpi_local_size_3d(n[0], n[1], nc_, comm, &local_n0_, &start_);
     data_ = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
-    forward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_FORWARD, flags);
-    backward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_BACKWARD, flags);
+    auto* real = reinterpret_cast<double*>(data_);
+    if (r2c) {
+      forward_ = fftw_mpi_plan_dft_r2c_3d(n[0], n[1], n[2], real, data_, comm, flags);
+      backward_ = fftw_mpi_plan_dft_c2r_3d(n[0], n[1], n[2], data_, real, comm, flags);
+    } else {
+      forward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_FORWARD, flags);
+      backward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_BACKWARD, flags);
+    }
     if (forward_ == nullptr || backward_ == nullptr) throw Error("FFTW-MPI could not plan");
   }
   ~FftwMpi() {
@@ -137,18 +145,37 @@ class FftwMpi {
     fftw_destroy_plan(backward_);
     fftw_free(data_);
   }
-  Box box() const { return Box{{start_, 0, 0}, {start_ + local_n0_, n_[1], n_[2]}}; }
+  // The spectrum's box (n2/2 + 1 along z for r2c) and the input's.
+  Box box() const { return Box{{start_, 0, 0}, {start_ + local_n0_, n_[1], nc_}}; }
+  Box real_box() const { return Box{{start_, 0, 0}, {start_ + local_n0_, n_[1], n_[2]}}; }
   std::complex<double>* data() { return reinterpret_cast<std::complex<double>*>(data_); }
+  // Copies unpadded input (complex for c2c, real for r2c) into FFTW's layout.
+  template <typename T>
+  void load(const std::vector<T>& in) {
+    if constexpr (std::is_same_v<T, double>) {
+      auto* real = reinterpret_cast<double*>(data_);
+      const std::int64_t rows = local_n0_ * n_[1];
+      for (std::int64_t r = 0; r < rows; ++r) {
+        std::copy_n(in.data() + r * n_[2], n_[2], real + r * 2 * nc_);
+      }
+    } else {
+      std::copy(in.begin(), in.end(), data());
+    }
+  }
   void forward() { fftw_execute(forward_); }
   void backward_normalized() {
     fftw_execute(backward_);
     const double scale = 1.0 / static_cast<double>(n_[0] * n_[1] * n_[2]);
-    for (std::int64_t i = 0; i < box().count(); ++i)
-      data()[i] *= scale;
+    auto* real = reinterpret_cast<double*>(data_);
+    const std::int64_t values = r2c_ ? local_n0_ * n_[1] * 2 * nc_ : 2 * box().count();
+    for (std::int64_t i = 0; i < values; ++i)
+      real[i] *= scale;
   }
 
  private:
   std::array<std::int64_t, 3> n_;
+  bool r2c_;
+  std::int64_t nc_;
   ptrdiff_t local_n0_ = 0, start_ = 0;
   fftw_complex* data_ = nullptr;
   fftw_plan forward_ = nullptr, backward_ = nullptr;
@@ -157,9 +184,68 @@ class FftwMpi {
 struct Settings {
   std::string grid = "32x32x32", decomp = "pencil", proc_grid, backend = "auto", backend2;
   std::string check = "serial", precision = "double", fftw_plan = "estimate", format = "table";
-  std::string baseline;  // "fftw-mpi": FFTW's own MPI transform in the same run
+  std::string baseline;           // "fftw-mpi": FFTW's own MPI transform in the same run
+  std::string transform = "c2c";  // or r2c (forward r2c, backward c2r)
   int iters = 5;
 };
+
+template <typename Real>
+std::vector<Real> real_parts(const std::vector<std::complex<Real>>& v) {
+  std::vector<Real> out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i)
+    out[i] = v[i].real();
+  return out;
+}
+
+// The serial reference spectrum of the whole input (rank 0): FFTW's 3D c2c or r2c.
+template <typename Real>
+std::vector<std::complex<Real>> serial_reference(const std::array<std::int64_t, 3>& n, bool r2c) {
+  const auto full = fill<Real>(Box{{0, 0, 0}, n}, n, false);
+  const std::int64_t nc = r2c ? n[2] / 2 + 1 : n[2];
+  std::vector<std::complex<Real>> out(static_cast<std::size_t>(n[0] * n[1] * nc));
+  const int n0 = static_cast<int>(n[0]), n1 = static_cast<int>(n[1]), n2 = static_cast<int>(n[2]);
+  if constexpr (std::is_same_v<Real, double>) {
+    auto* o = reinterpret_cast<fftw_complex*>(out.data());
+    if (r2c) {
+      auto in = real_parts(full);
+      fftw_plan p = fftw_plan_dft_r2c_3d(n0, n1, n2, in.data(), o, FFTW_ESTIMATE);
+      fftw_execute(p);
+      fftw_destroy_plan(p);
+    } else {
+      auto in = full;
+      fftw_plan p = fftw_plan_dft_3d(n0, n1, n2, reinterpret_cast<fftw_complex*>(in.data()), o,
+                                     FFTW_FORWARD, FFTW_ESTIMATE);
+      fftw_execute(p);
+      fftw_destroy_plan(p);
+    }
+  } else {
+    auto* o = reinterpret_cast<fftwf_complex*>(out.data());
+    if (r2c) {
+      auto in = real_parts(full);
+      fftwf_plan p = fftwf_plan_dft_r2c_3d(n0, n1, n2, in.data(), o, FFTW_ESTIMATE);
+      fftwf_execute(p);
+      fftwf_destroy_plan(p);
+    } else {
+      auto in = full;
+      fftwf_plan p = fftwf_plan_dft_3d(n0, n1, n2, reinterpret_cast<fftwf_complex*>(in.data()), o,
+                                       FFTW_FORWARD, FFTW_ESTIMATE);
+      fftwf_execute(p);
+      fftwf_destroy_plan(p);
+    }
+  }
+  return out;
+}
+
+template <typename T>
+double max_relative(MPI_Comm comm, const std::vector<T>& got, const std::vector<T>& want) {
+  double local[2] = {0, 0};
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    local[0] = std::max(local[0], static_cast<double>(std::abs(got[i] - want[i])));
+    local[1] = std::max(local[1], static_cast<double>(std::abs(want[i])));
+  }
+  MPI_Allreduce(MPI_IN_PLACE, local, 2, MPI_DOUBLE, MPI_MAX, comm);
+  return local[1] > 0 ? local[0] / local[1] : local[0];
+}
 
 template <typename Real>
 int run(const Session& session, const Settings& s) {
@@ -176,57 +262,56 @@ int run(const Session& session, const Settings& s) {
   } else {
     std::tie(o.p1, o.p2) = square_grid(session.procs);
   }
+  const bool r2c = s.transform == "r2c";
+  const bool planewave = s.check == "planewave";
+  if (r2c && planewave) throw Error("--check planewave is for --transform c2c");
+  if (!s.baseline.empty() && !std::is_same_v<Real, double>) {
+    throw Error("--baseline fftw-mpi needs --precision double");
+  }
+  o.r2c = r2c;
   o.backend = s.backend;
   o.backend2 = s.backend2;
   o.fftw_flags = s.fftw_plan == "measure" ? FFTW_MEASURE : FFTW_ESTIMATE;
   fft::Fft3d<Real> fft(session.comm, o);
-  const bool planewave = s.check == "planewave";
-  const auto input = fill<Real>(fft.input_box(), o.n, planewave);
+  const std::array<std::int64_t, 3> spectrum_grid{o.n[0], o.n[1], r2c ? o.n[2] / 2 + 1 : o.n[2]};
+  const auto input = fill<Real>(r2c ? fft.real_box() : fft.input_box(), o.n, planewave);
+  const std::vector<Real> real_input = real_parts(input);
   std::vector<std::complex<Real>> spectrum(static_cast<std::size_t>(fft.output_box().count()));
   std::vector<std::complex<Real>> back(input.size());
+  std::vector<Real> real_back(input.size());
+  auto forward = [&] {
+    if (r2c)
+      fft.forward(real_input.data(), spectrum.data());
+    else
+      fft.forward(input.data(), spectrum.data());
+  };
+  auto backward = [&] {
+    if (r2c)
+      fft.backward(spectrum.data(), real_back.data());
+    else
+      fft.backward(spectrum.data(), back.data());
+  };
 
   // Check first (one forward, one backward), then time.
-  fft.forward(input.data(), spectrum.data());
-  fft.backward(spectrum.data(), back.data());
+  forward();
+  backward();
   double error = 0;
   const double bound = std::is_same_v<Real, double> ? 1e-10 : 1e-4;
   const std::int64_t total = o.n[0] * o.n[1] * o.n[2];
   if (s.check == "roundtrip") {
-    double local[2] = {0, 0};
-    for (std::size_t i = 0; i < input.size(); ++i) {
-      local[0] = std::max(local[0], static_cast<double>(std::abs(back[i] - input[i])));
-      local[1] = std::max(local[1], static_cast<double>(std::abs(input[i])));
-    }
-    MPI_Allreduce(MPI_IN_PLACE, local, 2, MPI_DOUBLE, MPI_MAX, session.comm);
-    error = local[0] / local[1];
+    error = r2c ? max_relative(session.comm, real_back, real_input)
+                : max_relative(session.comm, back, input);
   } else if (s.check == "serial" || planewave) {
-    const auto whole = gather(session.comm, fft.output_box(), spectrum, o.n);
+    const auto whole = gather(session.comm, fft.output_box(), spectrum, spectrum_grid);
     if (session.root()) {
-      std::vector<std::complex<Real>> reference(static_cast<std::size_t>(total));
+      std::vector<std::complex<Real>> reference;
       if (planewave) {
         // A plane wave of wave vector k transforms into N at k and 0 elsewhere.
+        reference.assign(static_cast<std::size_t>(total), {});
         const std::int64_t k = ((1 % o.n[0]) * o.n[1] + (2 % o.n[1])) * o.n[2] + (3 % o.n[2]);
         reference[static_cast<std::size_t>(k)] = static_cast<Real>(total);
       } else {
-        const auto full = fill<Real>(Box{{0, 0, 0}, o.n}, o.n, false);
-        reference = full;
-        if constexpr (std::is_same_v<Real, double>) {
-          auto* d = reinterpret_cast<fftw_complex*>(reference.data());
-          fftw_plan p =
-              fftw_plan_dft_3d(static_cast<int>(o.n[0]), static_cast<int>(o.n[1]),
-                               static_cast<int>(o.n[2]), d, d, FFTW_FORWARD, FFTW_ESTIMATE);
-          std::copy(full.begin(), full.end(), reference.begin());
-          fftw_execute(p);
-          fftw_destroy_plan(p);
-        } else {
-          auto* d = reinterpret_cast<fftwf_complex*>(reference.data());
-          fftwf_plan p =
-              fftwf_plan_dft_3d(static_cast<int>(o.n[0]), static_cast<int>(o.n[1]),
-                                static_cast<int>(o.n[2]), d, d, FFTW_FORWARD, FFTW_ESTIMATE);
-          std::copy(full.begin(), full.end(), reference.begin());
-          fftwf_execute(p);
-          fftwf_destroy_plan(p);
-        }
+        reference = serial_reference<Real>(o.n, r2c);
       }
       error = relative_error(whole, reference);
     }
@@ -238,19 +323,19 @@ int run(const Session& session, const Settings& s) {
   // The baseline: same input, results compared, timed interleaved with ours.
   std::unique_ptr<FftwMpi> baseline;
   double baseline_error = -1;
-  std::vector<double> baseline_times;
-  if (!s.baseline.empty()) {
-    if constexpr (!std::is_same_v<Real, double>) {
-      throw Error("--baseline fftw-mpi needs --precision double");
-    } else {
-      baseline = std::make_unique<FftwMpi>(session.comm, o.n, o.fftw_flags);
-      const auto slab = fill<double>(baseline->box(), o.n, planewave);
-      std::copy(slab.begin(), slab.end(), baseline->data());
+  if constexpr (std::is_same_v<Real, double>) {
+    if (!s.baseline.empty()) {
+      baseline = std::make_unique<FftwMpi>(session.comm, o.n, r2c, o.fftw_flags);
+      const auto slab = fill<double>(baseline->real_box(), o.n, planewave);
+      if (r2c)
+        baseline->load(real_parts(slab));
+      else
+        baseline->load(slab);
       baseline->forward();
       const std::vector<std::complex<double>> theirs(baseline->data(),
                                                      baseline->data() + baseline->box().count());
-      const auto a = gather(session.comm, baseline->box(), theirs, o.n);
-      const auto b = gather(session.comm, fft.output_box(), spectrum, o.n);
+      const auto a = gather(session.comm, baseline->box(), theirs, spectrum_grid);
+      const auto b = gather(session.comm, fft.output_box(), spectrum, spectrum_grid);
       if (session.root()) baseline_error = relative_error(b, a);
       MPI_Bcast(&baseline_error, 1, MPI_DOUBLE, 0, session.comm);
     }
@@ -258,7 +343,7 @@ int run(const Session& session, const Settings& s) {
   const bool baseline_agrees = !baseline || baseline_error <= bound;
 
   fft.transpose_seconds = fft.compute_seconds = 0;
-  std::vector<double> times;
+  std::vector<double> times, baseline_times;
   auto timed = [&](auto&& body) {
     MPI_Barrier(session.comm);
     const double t0 = MPI_Wtime();
@@ -269,27 +354,27 @@ int run(const Session& session, const Settings& s) {
   };
   for (int it = 0; it < s.iters; ++it) {
     times.push_back(timed([&] {
-      fft.forward(input.data(), spectrum.data());
-      fft.backward(spectrum.data(), back.data());
+      forward();
+      backward();
     }));
-    if constexpr (std::is_same_v<Real, double>) {
-      if (baseline) {
-        baseline_times.push_back(timed([&] {
-          baseline->forward();
-          baseline->backward_normalized();
-        }));
-      }
+    if (baseline) {
+      baseline_times.push_back(timed([&] {
+        baseline->forward();
+        baseline->backward_normalized();
+      }));
     }
   }
   double split[2] = {fft.transpose_seconds, fft.compute_seconds};
   MPI_Allreduce(MPI_IN_PLACE, split, 2, MPI_DOUBLE, MPI_MAX, session.comm);
   if (session.root()) {
     const stats::Summary sum = stats::summarize(times);
-    // Forward + backward: 2 x 5 N log2 N flops.
+    // Flops per forward+backward pair: 2 x 5 N log2 N for c2c; r2c counts half (2.5 N log2 N
+    // per transform, N real points), the usual convention.
     const double flops =
-        2 * 5.0 * static_cast<double>(total) * std::log2(static_cast<double>(total));
+        (r2c ? 5.0 : 10.0) * static_cast<double>(total) * std::log2(static_cast<double>(total));
     nlohmann::json rec = {{"app", "fft"},
                           {"grid", s.grid},
+                          {"transform", s.transform},
                           {"decomp", s.decomp},
                           {"proc_grid", std::to_string(o.p1) + "x" + std::to_string(o.p2)},
                           {"backend", fft.backends()},
@@ -317,9 +402,9 @@ int run(const Session& session, const Settings& s) {
     if (s.format == "json") {
       std::cout << rec.dump() << "\n";
     } else {
-      std::printf("a2a fft: %s c2c %s, %s grid %dx%d, P=%d, %s\n", s.grid.c_str(),
-                  s.precision.c_str(), s.decomp.c_str(), o.p1, o.p2, session.procs,
-                  fft.backends().c_str());
+      std::printf("a2a fft: %s %s %s, %s grid %dx%d, P=%d, %s\n", s.grid.c_str(),
+                  s.transform.c_str(), s.precision.c_str(), s.decomp.c_str(), o.p1, o.p2,
+                  session.procs, fft.backends().c_str());
       std::printf("  check %-9s relative max error %.3e (bound %.0e): %s\n", s.check.c_str(), error,
                   bound, checked ? (passed ? "passed" : "FAILED") : "skipped");
       std::printf(
@@ -351,6 +436,8 @@ Runner setup_fft(CLI::App& app, const Session& session) {
   sub->add_option("--proc-grid", s->proc_grid, "P1xP2 (pencil; default: the most square)");
   sub->add_option("--backend,-b", s->backend, "backend spec of the transposes");
   sub->add_option("--backend2", s->backend2, "backend of the second (y <-> x) transpose");
+  sub->add_option("--transform", s->transform, "c2c or r2c (forward r2c, backward c2r)")
+      ->check(CLI::IsMember({"c2c", "r2c"}));
   sub->add_option("--check", s->check, "serial (vs serial FFTW), roundtrip, planewave, none")
       ->check(CLI::IsMember({"serial", "roundtrip", "planewave", "none"}));
   sub->add_option("--precision", s->precision, "double or float")

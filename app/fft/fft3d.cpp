@@ -16,6 +16,16 @@ struct Fftw<double> {
   }
   static void execute(plan p, complex* in, complex* out) { fftw_execute_dft(p, in, out); }
   static void destroy(plan p) { fftw_destroy_plan(p); }
+  static plan r2c(int rank, const fftw_iodim* dims, int howmany, const fftw_iodim* how, double* in,
+                  complex* out, unsigned flags) {
+    return fftw_plan_guru_dft_r2c(rank, dims, howmany, how, in, out, flags);
+  }
+  static plan c2r(int rank, const fftw_iodim* dims, int howmany, const fftw_iodim* how, complex* in,
+                  double* out, unsigned flags) {
+    return fftw_plan_guru_dft_c2r(rank, dims, howmany, how, in, out, flags);
+  }
+  static void execute_r2c(plan p, double* in, complex* out) { fftw_execute_dft_r2c(p, in, out); }
+  static void execute_c2r(plan p, complex* in, double* out) { fftw_execute_dft_c2r(p, in, out); }
 };
 
 template <>
@@ -28,6 +38,16 @@ struct Fftw<float> {
   }
   static void execute(plan p, complex* in, complex* out) { fftwf_execute_dft(p, in, out); }
   static void destroy(plan p) { fftwf_destroy_plan(p); }
+  static plan r2c(int rank, const fftwf_iodim* dims, int howmany, const fftwf_iodim* how, float* in,
+                  complex* out, unsigned flags) {
+    return fftwf_plan_guru_dft_r2c(rank, dims, howmany, how, in, out, flags);
+  }
+  static plan c2r(int rank, const fftwf_iodim* dims, int howmany, const fftwf_iodim* how,
+                  complex* in, float* out, unsigned flags) {
+    return fftwf_plan_guru_dft_c2r(rank, dims, howmany, how, in, out, flags);
+  }
+  static void execute_r2c(plan p, float* in, complex* out) { fftwf_execute_dft_r2c(p, in, out); }
+  static void execute_c2r(plan p, complex* in, float* out) { fftwf_execute_dft_c2r(p, in, out); }
 };
 
 template <typename Real>
@@ -44,7 +64,8 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
                 " does not have P=" + std::to_string(procs) + " ranks");
   }
   const int r1 = rank / o.p2, r2 = rank % o.p2;
-  const auto& n = o.n;
+  // The complex grid: with r2c, n2/2 + 1 points along z.
+  const std::array<std::int64_t, 3> n{o.n[0], o.n[1], o.r2c ? o.n[2] / 2 + 1 : o.n[2]};
   auto part = [](std::int64_t len, int parts, int i) {
     return std::pair{block_start(len, parts, i), block_start(len, parts, i + 1)};
   };
@@ -52,7 +73,8 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
   const auto [y0, y1] = part(n[1], o.p2, r2);
   const auto [z0, z1] = part(n[2], o.p2, r2);
   const auto [yy0, yy1] = part(n[1], o.p1, r1);
-  boxes_[0] = Box{{x0, y0, 0}, {x1, y1, n[2]}};    // z-pencils
+  boxes_[0] = Box{{x0, y0, 0}, {x1, y1, n[2]}};  // z-pencils
+  real_box_ = Box{{x0, y0, 0}, {x1, y1, o.n[2]}};
   boxes_[1] = Box{{x0, 0, z0}, {x1, n[1], z1}};    // y-pencils
   boxes_[2] = Box{{0, yy0, z0}, {n[0], yy1, z1}};  // x-pencils
   MPI_Comm_split(comm, r1, r2, &row_);
@@ -104,10 +126,26 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
       plans_.push_back(reinterpret_cast<void*>(p));
     }
   }
+  if (o.r2c && !real_box_.empty()) {
+    // Stage 0 between the real z-pencils and the complex ones (FFTW's r2c/c2r layouts).
+    real_work_.resize(static_cast<std::size_t>(real_box_.count()));
+    const int rows = static_cast<int>(real_box_.extent(0) * real_box_.extent(1));
+    const int nr = static_cast<int>(o.n[2]), nc = static_cast<int>(n[2]);
+    const iodim r2c_dim{nr, 1, 1}, r2c_how{rows, nr, nc};
+    const iodim c2r_dim{nr, 1, 1}, c2r_how{rows, nc, nr};
+    auto* c = reinterpret_cast<typename F::complex*>(work0_.data());
+    r2c_plan_ = reinterpret_cast<void*>(
+        F::r2c(1, &r2c_dim, 1, &r2c_how, real_work_.data(), c, o.fftw_flags));
+    c2r_plan_ = reinterpret_cast<void*>(
+        F::c2r(1, &c2r_dim, 1, &c2r_how, c, real_work_.data(), o.fftw_flags));
+    if (r2c_plan_ == nullptr || c2r_plan_ == nullptr) throw Error("FFTW could not plan r2c/c2r");
+  }
 }
 
 template <typename Real>
 Fft3d<Real>::~Fft3d() {
+  plans_.push_back(r2c_plan_);
+  plans_.push_back(c2r_plan_);
   for (void* p : plans_) {
     if (p != nullptr) Fftw<Real>::destroy(reinterpret_cast<typename Fftw<Real>::plan>(p));
   }
@@ -130,9 +168,7 @@ void Fft3d<Real>::transform(int stage, Complex* data, int sign) {
 }
 
 template <typename Real>
-void Fft3d<Real>::forward(const Complex* in, Complex* out) {
-  std::copy(in, in + boxes_[0].count(), work0_.data());
-  transform(0, work0_.data(), FFTW_FORWARD);
+void Fft3d<Real>::forward_from_z(Complex* out) {
   const double t0 = MPI_Wtime();
   Complex* y = work0_.data();
   if (zy_) {
@@ -148,7 +184,27 @@ void Fft3d<Real>::forward(const Complex* in, Complex* out) {
 }
 
 template <typename Real>
-void Fft3d<Real>::backward(const Complex* in, Complex* out) {
+void Fft3d<Real>::forward(const Complex* in, Complex* out) {
+  std::copy(in, in + boxes_[0].count(), work0_.data());
+  transform(0, work0_.data(), FFTW_FORWARD);
+  forward_from_z(out);
+}
+
+template <typename Real>
+void Fft3d<Real>::forward(const Real* in, Complex* out) {
+  if (r2c_plan_ != nullptr) {
+    std::copy(in, in + real_box_.count(), real_work_.data());
+    const double t0 = MPI_Wtime();
+    Fftw<Real>::execute_r2c(reinterpret_cast<typename Fftw<Real>::plan>(r2c_plan_),
+                            real_work_.data(),
+                            reinterpret_cast<typename Fftw<Real>::complex*>(work0_.data()));
+    compute_seconds += MPI_Wtime() - t0;
+  }
+  forward_from_z(out);
+}
+
+template <typename Real>
+typename Fft3d<Real>::Complex* Fft3d<Real>::backward_to_z(const Complex* in) {
   std::copy(in, in + boxes_[2].count(), work0_.data());
   transform(2, work0_.data(), FFTW_BACKWARD);
   const double t0 = MPI_Wtime();
@@ -162,10 +218,29 @@ void Fft3d<Real>::backward(const Complex* in, Complex* out) {
     z = work0_.data();
   }
   transpose_seconds += MPI_Wtime() - t1;
+  return z;
+}
+
+template <typename Real>
+void Fft3d<Real>::backward(const Complex* in, Complex* out) {
+  Complex* z = backward_to_z(in);
   transform(0, z, FFTW_BACKWARD);
   const Real scale = Real(1) / static_cast<Real>(total_);
   for (std::int64_t i = 0; i < boxes_[0].count(); ++i)
     out[i] = z[i] * scale;
+}
+
+template <typename Real>
+void Fft3d<Real>::backward(const Complex* in, Real* out) {
+  Complex* z = backward_to_z(in);
+  if (c2r_plan_ == nullptr) return;
+  const double t0 = MPI_Wtime();
+  Fftw<Real>::execute_c2r(reinterpret_cast<typename Fftw<Real>::plan>(c2r_plan_),
+                          reinterpret_cast<typename Fftw<Real>::complex*>(z), out);
+  compute_seconds += MPI_Wtime() - t0;
+  const Real scale = Real(1) / static_cast<Real>(total_);
+  for (std::int64_t i = 0; i < real_box_.count(); ++i)
+    out[i] *= scale;
 }
 
 template <typename Real>

@@ -25,6 +25,9 @@ struct Options {
   std::string backend = "auto";  // z <-> y transpose
   std::string backend2 = "";     // y <-> x transpose ("" = the same)
   unsigned fftw_flags = FFTW_ESTIMATE;
+  // Real-to-complex: the input is real, the spectrum has n2/2 + 1 points along z (FFTW's
+  // r2c layout); backward is complex-to-real.
+  bool r2c = false;
 };
 
 template <typename Real>
@@ -40,10 +43,15 @@ class Fft3d {
 
   const Box& input_box() const { return boxes_[0]; }
   const Box& output_box() const { return boxes_[2]; }
+  // The real input box of an r2c transform (z extent n2; input_box() has n2/2 + 1).
+  const Box& real_box() const { return real_box_; }
   // in: input_box() elements (read only); out: output_box() elements.
   void forward(const Complex* in, Complex* out);
   // in: output_box() elements (read only); out: input_box() elements, scaled by 1/N.
   void backward(const Complex* in, Complex* out);
+  // r2c: in real_box() reals; c2r: out real_box() reals, scaled by 1/N.
+  void forward(const Real* in, Complex* out);
+  void backward(const Complex* in, Real* out);
 
   double transpose_seconds = 0, compute_seconds = 0;  // accumulated, this rank
   std::string backends() const;
@@ -51,11 +59,17 @@ class Fft3d {
  private:
   struct AxisPlan;
   void transform(int stage, Complex* data, int sign);
+  void forward_from_z(Complex* out);          // work0_ holds the z-transformed z-pencils
+  Complex* backward_to_z(const Complex* in);  // returns the z-pencils before the z transform
 
   MPI_Comm row_ = MPI_COMM_NULL, col_ = MPI_COMM_NULL;
   std::array<Box, 3> boxes_;                           // z-, y-, x-pencils
   std::unique_ptr<Redistribution> zy_, yz_, yx_, xy_;  // null when local (slab)
   std::vector<Complex> work0_, work1_;
+  Box real_box_;
+  std::vector<Real> real_work_;
+  void* r2c_plan_ = nullptr;
+  void* c2r_plan_ = nullptr;
   std::vector<void*> plans_;  // [stage][direction]
   std::int64_t total_ = 1;
 };
