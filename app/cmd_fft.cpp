@@ -13,6 +13,9 @@
 #include "core/records.hpp"
 #include "core/stats.hpp"
 #include "fft/fft3d.hpp"
+#ifdef A2A_WITH_HDF5
+#include "io/hdf5_array.hpp"
+#endif
 
 #include <fftw3-mpi.h>
 
@@ -184,8 +187,9 @@ class FftwMpi {
 struct Settings {
   std::string grid = "32x32x32", decomp = "pencil", proc_grid, backend = "auto", backend2;
   std::string check = "serial", precision = "double", fftw_plan = "estimate", format = "table";
-  std::string baseline;           // "fftw-mpi": FFTW's own MPI transform in the same run
-  std::string transform = "c2c";  // or r2c (forward r2c, backward c2r)
+  std::string baseline;                 // "fftw-mpi": FFTW's own MPI transform in the same run
+  std::string transform = "c2c";        // or r2c (forward r2c, backward c2r)
+  std::string input_file, output_file;  // parallel HDF5
   int iters = 5;
 };
 
@@ -197,10 +201,10 @@ std::vector<Real> real_parts(const std::vector<std::complex<Real>>& v) {
   return out;
 }
 
-// The serial reference spectrum of the whole input (rank 0): FFTW's 3D c2c or r2c.
+// The serial reference spectrum of the whole input `full` (rank 0): FFTW's 3D c2c or r2c.
 template <typename Real>
-std::vector<std::complex<Real>> serial_reference(const std::array<std::int64_t, 3>& n, bool r2c) {
-  const auto full = fill<Real>(Box{{0, 0, 0}, n}, n, false);
+std::vector<std::complex<Real>> serial_reference(const std::array<std::int64_t, 3>& n, bool r2c,
+                                                 const std::vector<std::complex<Real>>& full) {
   const std::int64_t nc = r2c ? n[2] / 2 + 1 : n[2];
   std::vector<std::complex<Real>> out(static_cast<std::size_t>(n[0] * n[1] * nc));
   const int n0 = static_cast<int>(n[0]), n1 = static_cast<int>(n[1]), n2 = static_cast<int>(n[2]);
@@ -265,6 +269,7 @@ int run(const Session& session, const Settings& s) {
   const bool r2c = s.transform == "r2c";
   const bool planewave = s.check == "planewave";
   if (r2c && planewave) throw Error("--check planewave is for --transform c2c");
+  if (planewave && !s.input_file.empty()) throw Error("--check planewave defines its own input");
   if (!s.baseline.empty() && !std::is_same_v<Real, double>) {
     throw Error("--baseline fftw-mpi needs --precision double");
   }
@@ -274,8 +279,26 @@ int run(const Session& session, const Settings& s) {
   o.fftw_flags = s.fftw_plan == "measure" ? FFTW_MEASURE : FFTW_ESTIMATE;
   fft::Fft3d<Real> fft(session.comm, o);
   const std::array<std::int64_t, 3> spectrum_grid{o.n[0], o.n[1], r2c ? o.n[2] / 2 + 1 : o.n[2]};
-  const auto input = fill<Real>(r2c ? fft.real_box() : fft.input_box(), o.n, planewave);
-  const std::vector<Real> real_input = real_parts(input);
+  const Box in_box = r2c ? fft.real_box() : fft.input_box();
+  auto input = fill<Real>(in_box, o.n, planewave);
+  std::vector<Real> real_input = real_parts(input);
+#ifdef A2A_WITH_HDF5
+  if (!s.input_file.empty()) {
+    // Dataset "input": real (n0, n1, n2) for r2c, complex (n0, n1, n2, 2) for c2c.
+    io::File file(session.comm, s.input_file, false);
+    if (r2c) {
+      io::read_box(file, "input", o.n, in_box, real_input.data(), 1);
+      for (std::size_t i = 0; i < input.size(); ++i)
+        input[i] = real_input[i];
+    } else {
+      io::read_box(file, "input", o.n, in_box, reinterpret_cast<Real*>(input.data()), 2);
+    }
+  }
+#else
+  if (!s.input_file.empty() || !s.output_file.empty()) {
+    throw Error("--input/--output need a build with HDF5 (A2A_WITH_HDF5)");
+  }
+#endif
   std::vector<std::complex<Real>> spectrum(static_cast<std::size_t>(fft.output_box().count()));
   std::vector<std::complex<Real>> back(input.size());
   std::vector<Real> real_back(input.size());
@@ -303,6 +326,7 @@ int run(const Session& session, const Settings& s) {
                 : max_relative(session.comm, back, input);
   } else if (s.check == "serial" || planewave) {
     const auto whole = gather(session.comm, fft.output_box(), spectrum, spectrum_grid);
+    const auto whole_input = gather(session.comm, in_box, input, o.n);
     if (session.root()) {
       std::vector<std::complex<Real>> reference;
       if (planewave) {
@@ -311,7 +335,7 @@ int run(const Session& session, const Settings& s) {
         const std::int64_t k = ((1 % o.n[0]) * o.n[1] + (2 % o.n[1])) * o.n[2] + (3 % o.n[2]);
         reference[static_cast<std::size_t>(k)] = static_cast<Real>(total);
       } else {
-        reference = serial_reference<Real>(o.n, r2c);
+        reference = serial_reference<Real>(o.n, r2c, whole_input);
       }
       error = relative_error(whole, reference);
     }
@@ -319,14 +343,40 @@ int run(const Session& session, const Settings& s) {
   }
   const bool checked = s.check != "none";
   const bool passed = !checked || error <= bound;
-
+#ifdef A2A_WITH_HDF5
+  if (!s.output_file.empty()) {
+    io::File file(session.comm, s.output_file, true);
+    if (r2c)
+      io::write_box(file, "input", o.n, in_box, real_input.data(), 1);
+    else
+      io::write_box(file, "input", o.n, in_box, reinterpret_cast<const Real*>(input.data()), 2);
+    io::write_box(file, "spectrum", spectrum_grid, fft.output_box(),
+                  reinterpret_cast<const Real*>(spectrum.data()), 2);
+    file.set_attribute("grid", s.grid);
+    file.set_attribute("transform", s.transform);
+    file.set_attribute("layout",
+                       "C order; input (n0,n1,n2) real for r2c or (n0,n1,n2,2) complex "
+                       "(re, im); spectrum (n0,n1,nz,2) with nz = n2/2+1 for r2c");
+  }
+#endif
   // The baseline: same input, results compared, timed interleaved with ours.
   std::unique_ptr<FftwMpi> baseline;
   double baseline_error = -1;
   if constexpr (std::is_same_v<Real, double>) {
     if (!s.baseline.empty()) {
       baseline = std::make_unique<FftwMpi>(session.comm, o.n, r2c, o.fftw_flags);
-      const auto slab = fill<double>(baseline->real_box(), o.n, planewave);
+      auto slab = fill<double>(baseline->real_box(), o.n, planewave);
+#ifdef A2A_WITH_HDF5
+      if (!s.input_file.empty()) {  // the baseline reads the same file, its own slab
+        io::File file(session.comm, s.input_file, false);
+        std::vector<double> values(slab.size() * (r2c ? 1 : 2));
+        io::read_box(file, "input", o.n, baseline->real_box(), values.data(), r2c ? 1 : 2);
+        for (std::size_t i = 0; i < slab.size(); ++i) {
+          slab[i] = r2c ? std::complex<double>(values[i], 0)
+                        : std::complex<double>(values[2 * i], values[2 * i + 1]);
+        }
+      }
+#endif
       if (r2c)
         baseline->load(real_parts(slab));
       else
@@ -438,6 +488,10 @@ Runner setup_fft(CLI::App& app, const Session& session) {
   sub->add_option("--backend2", s->backend2, "backend of the second (y <-> x) transpose");
   sub->add_option("--transform", s->transform, "c2c or r2c (forward r2c, backward c2r)")
       ->check(CLI::IsMember({"c2c", "r2c"}));
+  sub->add_option("--input", s->input_file,
+                  "read the input from dataset 'input' of this HDF5 file (parallel, collective)");
+  sub->add_option("--output", s->output_file,
+                  "write datasets 'input' and 'spectrum' to this HDF5 file (parallel, collective)");
   sub->add_option("--check", s->check, "serial (vs serial FFTW), roundtrip, planewave, none")
       ->check(CLI::IsMember({"serial", "roundtrip", "planewave", "none"}));
   sub->add_option("--precision", s->precision, "double or float")

@@ -1,0 +1,143 @@
+#include "hdf5_array.hpp"
+
+#include <hdf5.h>
+
+#include <vector>
+
+#include "a2a/error.hpp"
+
+namespace a2a::io {
+namespace {
+
+template <typename T>
+hid_t memory_type() {
+  return std::is_same_v<T, double> ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
+}
+
+std::vector<hsize_t> dims_of(const std::array<std::int64_t, 3>& grid, int components) {
+  std::vector<hsize_t> d(grid.begin(), grid.end());
+  if (components == 2) d.push_back(2);
+  return d;
+}
+
+// Selects this rank's box (none if empty) in the file space; returns the matching memory space.
+hid_t select(hid_t file_space, const Box& box, int components) {
+  std::vector<hsize_t> start(box.lo.begin(), box.lo.end()), count(3);
+  for (int d = 0; d < 3; ++d)
+    count[static_cast<std::size_t>(d)] = static_cast<hsize_t>(box.extent(d));
+  if (components == 2) {
+    start.push_back(0);
+    count.push_back(2);
+  }
+  if (box.empty()) {
+    H5Sselect_none(file_space);
+    hid_t mem = H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr);
+    H5Sselect_none(mem);
+    return mem;
+  }
+  H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr);
+  return H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr);
+}
+
+hid_t collective() {
+  hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+  H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
+  return dxpl;
+}
+
+}  // namespace
+
+File::File(MPI_Comm comm, const std::string& path, bool create) : path_(path) {
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL);
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported by us, once
+  id_ = create ? H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
+               : H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl);
+  H5Pclose(fapl);
+  int ok = id_ >= 0;
+  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
+  if (!ok) {
+    if (id_ >= 0) H5Fclose(id_);
+    throw Error("cannot " + std::string(create ? "create" : "open") + " HDF5 file '" + path + "'");
+  }
+}
+
+File::~File() {
+  if (id_ >= 0) H5Fclose(id_);
+}
+
+void File::set_attribute(const std::string& name, const std::string& value) {
+  hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, value.size() + 1);
+  hid_t space = H5Screate(H5S_SCALAR);
+  hid_t attr = H5Acreate2(id_, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT);
+  H5Awrite(attr, type, value.c_str());
+  H5Aclose(attr);
+  H5Sclose(space);
+  H5Tclose(type);
+}
+
+template <typename T>
+void write_box(File& file, const std::string& dataset, const std::array<std::int64_t, 3>& grid,
+               const Box& box, const T* data, int components) {
+  const auto dims = dims_of(grid, components);
+  hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+  hid_t set = H5Dcreate2(file.id(), dataset.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT,
+                         H5P_DEFAULT, H5P_DEFAULT);
+  if (set < 0) {
+    H5Sclose(space);
+    throw Error("cannot create dataset '" + dataset + "' in '" + file.path() + "'");
+  }
+  hid_t mem = select(space, box, components);
+  hid_t dxpl = collective();
+  const herr_t status = H5Dwrite(set, memory_type<T>(), mem, space, dxpl, data);
+  H5Pclose(dxpl);
+  H5Sclose(mem);
+  H5Sclose(space);
+  H5Dclose(set);
+  if (status < 0) throw Error("cannot write dataset '" + dataset + "' of '" + file.path() + "'");
+}
+
+template <typename T>
+void read_box(File& file, const std::string& dataset, const std::array<std::int64_t, 3>& grid,
+              const Box& box, T* data, int components) {
+  hid_t set = H5Dopen2(file.id(), dataset.c_str(), H5P_DEFAULT);
+  if (set < 0) throw Error("'" + file.path() + "' has no dataset '" + dataset + "'");
+  hid_t space = H5Dget_space(set);
+  const int rank = H5Sget_simple_extent_ndims(space);
+  std::vector<hsize_t> have(static_cast<std::size_t>(std::max(rank, 0)));
+  H5Sget_simple_extent_dims(space, have.data(), nullptr);
+  const auto want = dims_of(grid, components);
+  if (have != want) {
+    auto text = [](const std::vector<hsize_t>& d) {
+      std::string s;
+      for (hsize_t x : d)
+        s += (s.empty() ? "" : "x") + std::to_string(x);
+      return s;
+    };
+    H5Sclose(space);
+    H5Dclose(set);
+    throw Error("wrong grid: dataset '" + dataset + "' of '" + file.path() + "' is " + text(have) +
+                ", expected " + text(want) +
+                (components == 2 ? " (complex: last dimension re, im)" : " (real)"));
+  }
+  hid_t mem = select(space, box, components);
+  hid_t dxpl = collective();
+  const herr_t status = H5Dread(set, memory_type<T>(), mem, space, dxpl, data);
+  H5Pclose(dxpl);
+  H5Sclose(mem);
+  H5Sclose(space);
+  H5Dclose(set);
+  if (status < 0) throw Error("cannot read dataset '" + dataset + "' of '" + file.path() + "'");
+}
+
+template void write_box<double>(File&, const std::string&, const std::array<std::int64_t, 3>&,
+                                const Box&, const double*, int);
+template void write_box<float>(File&, const std::string&, const std::array<std::int64_t, 3>&,
+                               const Box&, const float*, int);
+template void read_box<double>(File&, const std::string&, const std::array<std::int64_t, 3>&,
+                               const Box&, double*, int);
+template void read_box<float>(File&, const std::string&, const std::array<std::int64_t, 3>&,
+                              const Box&, float*, int);
+
+}  // namespace a2a::io
