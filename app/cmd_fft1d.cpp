@@ -10,6 +10,8 @@
 #include "core/stats.hpp"
 #include "fft/fft1d.hpp"
 
+#include <fftw3-mpi.h>
+
 namespace a2a::app {
 namespace {
 
@@ -44,6 +46,7 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
   struct Settings {
     std::int64_t points = 0, n1 = 0;
     std::string backend = "auto", check = "serial", fftw_plan = "estimate", format = "table";
+    std::string baseline;
     int iters = 10;
   };
   auto s = std::make_shared<Settings>();
@@ -57,6 +60,9 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
       ->check(CLI::IsMember({"serial", "none"}));
   sub->add_option("--fftw-plan", s->fftw_plan, "estimate or measure")
       ->check(CLI::IsMember({"estimate", "measure"}));
+  sub->add_option("--baseline", s->baseline,
+                  "fftw-mpi: also run FFTW's MPI 1D transform on the same input, compare, time")
+      ->check(CLI::IsMember({"fftw-mpi"}));
   sub->add_option("--iters,-n", s->iters, "timed transforms")->check(CLI::Range(1, 100000));
   sub->add_option("--format", s->format, "table or json")->check(CLI::IsMember({"table", "json"}));
   return [session, s]() {
@@ -101,15 +107,61 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
     }
     const double bound = 1e-10;
     const bool checked = s->check != "none", passed = !checked || error <= bound;
+
+    // The baseline: FFTW's own MPI 1D transform (its own distribution) on the same points.
+    fftw_plan baseline = nullptr;
+    fftw_complex* data = nullptr;
+    double baseline_error = -1;
+    if (!s->baseline.empty()) {
+      fftw_mpi_init();
+      ptrdiff_t ni = 0, i0 = 0, no = 0, o0 = 0;
+      const ptrdiff_t alloc = fftw_mpi_local_size_1d(s->points, session.comm, FFTW_FORWARD,
+                                                     FFTW_ESTIMATE, &ni, &i0, &no, &o0);
+      data = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
+      baseline =
+          fftw_mpi_plan_dft_1d(s->points, data, data, session.comm, FFTW_FORWARD, FFTW_ESTIMATE);
+      int planned = baseline != nullptr;
+      MPI_Allreduce(MPI_IN_PLACE, &planned, 1, MPI_INT, MPI_LAND, session.comm);
+      if (!planned) {
+        throw Error("FFTW-MPI cannot plan a 1D transform of " + std::to_string(s->points) +
+                    " points on " + std::to_string(session.procs) +
+                    " ranks (it needs N divisible by P, ideally by P^2)");
+      }
+      for (ptrdiff_t i = 0; i < ni; ++i) {
+        const auto v = point(i0 + i);
+        data[i][0] = v.real();
+        data[i][1] = v.imag();
+      }
+      fftw_execute(baseline);
+      const std::vector<std::complex<double>> theirs(
+          reinterpret_cast<std::complex<double>*>(data),
+          reinterpret_cast<std::complex<double>*>(data) + no);
+      const auto a = gather_blocks(session.comm, theirs), b = gather_blocks(session.comm, out);
+      if (session.root()) {
+        double diff = 0, scale = 0;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+          diff = std::max(diff, std::abs(a[i] - b[i]));
+          scale = std::max(scale, std::abs(a[i]));
+        }
+        baseline_error = diff / scale;
+      }
+      MPI_Bcast(&baseline_error, 1, MPI_DOUBLE, 0, session.comm);
+    }
+    const bool baseline_agrees = baseline == nullptr || baseline_error <= bound;
+
     fft.transpose_seconds = fft.compute_seconds = 0;
-    std::vector<double> times;
-    for (int it = 0; it < s->iters; ++it) {
+    std::vector<double> times, baseline_times;
+    auto timed = [&](auto&& body) {
       MPI_Barrier(session.comm);
       const double t0 = MPI_Wtime();
-      fft.forward(in.data(), out.data());
+      body();
       double elapsed = MPI_Wtime() - t0;
       MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, session.comm);
-      times.push_back(elapsed * 1e6);
+      return elapsed * 1e6;
+    };
+    for (int it = 0; it < s->iters; ++it) {
+      times.push_back(timed([&] { fft.forward(in.data(), out.data()); }));
+      if (baseline != nullptr) baseline_times.push_back(timed([&] { fftw_execute(baseline); }));
     }
     double split[2] = {fft.transpose_seconds, fft.compute_seconds};
     MPI_Allreduce(MPI_IN_PLACE, split, 2, MPI_DOUBLE, MPI_MAX, session.comm);
@@ -133,6 +185,15 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
                             {"compute_us", split[1] * 1e6 / s->iters},
                             {"gflops", 5 * n * std::log2(n) / (sum.median * 1e-6) / 1e9}};
       put_summary(rec, sum);
+      if (baseline != nullptr) {
+        const stats::Ratio ratio = stats::median_ratio(times, baseline_times);
+        rec["baseline"] = "fftw-mpi";
+        rec["baseline_median_us"] = stats::median(baseline_times);
+        rec["baseline_relative_difference"] = baseline_error;
+        rec["vs_baseline"] = ratio.value;
+        rec["vs_baseline_ci95_low"] = ratio.ci95_low;
+        rec["vs_baseline_ci95_high"] = ratio.ci95_high;
+      }
       if (s->format == "json") {
         std::cout << rec.dump() << "\n";
       } else {
@@ -146,9 +207,22 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
             "and twiddles %.1f us, %.2f GFlop/s\n",
             sum.median, sum.ci95_low, sum.ci95_high, split[0] * 1e6 / s->iters,
             split[1] * 1e6 / s->iters, rec["gflops"].get<double>());
+        if (baseline != nullptr) {
+          std::printf(
+              "  FFTW-MPI baseline: median %.1f us, results differ by %.3e (%s); "
+              "a2a / FFTW-MPI = %.2f (95%% CI %.2f-%.2f)\n",
+              rec["baseline_median_us"].get<double>(), baseline_error,
+              baseline_agrees ? "agree" : "DISAGREE", rec["vs_baseline"].get<double>(),
+              rec["vs_baseline_ci95_low"].get<double>(),
+              rec["vs_baseline_ci95_high"].get<double>());
+        }
       }
     }
-    return passed ? 0 : 1;
+    if (baseline != nullptr) {
+      fftw_destroy_plan(baseline);
+      fftw_free(data);
+    }
+    return passed && baseline_agrees ? 0 : 1;
   };
 }
 
