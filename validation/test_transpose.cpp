@@ -106,6 +106,25 @@ int main(int argc, char** argv) {
         MPI_Comm_free(&col);
       }
     }
+    // The six-step FFT's 2D transpose: rows x cols, rows split -> its transpose, rows split.
+    for (const auto& [rows, cols] :
+         std::vector<std::pair<std::int64_t, std::int64_t>>{{8, 8}, {7, 13}, {16, 3}, {1, 5}}) {
+      for (const std::string b : {"auto", "tra_v", "pairwise"}) {
+        a2a::Transpose2d t(h.comm(), rows, cols, sizeof(std::complex<double>), b);
+        const auto [r0, r1] = t.rows_before();
+        const auto [c0, c1] = t.rows_after();
+        std::vector<std::complex<double>> in, out(static_cast<std::size_t>((c1 - c0) * rows));
+        for (auto r = r0; r < r1; ++r)
+          for (std::int64_t c = 0; c < cols; ++c)
+            in.push_back(value_at<double>(r, c, 0));
+        t.execute(in.data(), out.data());
+        bool ok = true;
+        for (auto c = c0; c < c1; ++c)
+          for (std::int64_t r = 0; r < rows; ++r)
+            ok &= out[static_cast<std::size_t>((c - c0) * rows + r)] == value_at<double>(r, c, 0);
+        h.expect(ok, "Transpose2d " + std::to_string(rows) + "x" + std::to_string(cols) + " " + b);
+      }
+    }
     // Boxes that do not tile the same set are refused on every rank.
     std::string message;
     try {

@@ -14,18 +14,6 @@ std::pair<std::int64_t, std::int64_t> block(std::int64_t n, int parts, int index
 
 }  // namespace
 
-void SixStep::Transpose::run(const Complex* in, Complex* out, double& seconds) {
-  const double t0 = MPI_Wtime();
-  redistribution->execute(in, columns.data());
-  seconds += MPI_Wtime() - t0;
-  // columns: rows x (c1 - c0), row-major; out: (c1 - c0) x rows.
-  const std::int64_t width = col_range.second - col_range.first;
-  for (std::int64_t r = 0; r < rows; ++r) {
-    for (std::int64_t c = 0; c < width; ++c)
-      out[c * rows + r] = columns[static_cast<std::size_t>(r * width + c)];
-  }
-}
-
 SixStep::SixStep(MPI_Comm comm, std::int64_t n1, std::int64_t n2, const std::string& backend,
                  unsigned fftw_flags)
     : n1_(n1), n2_(n2) {
@@ -36,16 +24,7 @@ SixStep::SixStep(MPI_Comm comm, std::int64_t n1, std::int64_t n2, const std::str
   rows_[1] = block(n2, procs, rank);  // rows of the N2 x N1 matrices
   rows_[2] = rows_[0];                // rows of the N1 x N2 matrix after the second transpose
   auto make = [&](std::int64_t rows, std::int64_t cols) {
-    Transpose t;
-    t.rows = rows;
-    t.cols = cols;
-    t.row_range = block(rows, procs, rank);
-    t.col_range = block(cols, procs, rank);
-    const Box in{{t.row_range.first, 0, 0}, {t.row_range.second, cols, 1}};
-    const Box out{{0, t.col_range.first, 0}, {rows, t.col_range.second, 1}};
-    t.redistribution = std::make_unique<Redistribution>(comm, in, out, sizeof(Complex), backend);
-    t.columns.resize(static_cast<std::size_t>(rows * (t.col_range.second - t.col_range.first)));
-    return t;
+    return std::make_unique<Transpose2d>(comm, rows, cols, sizeof(Complex), backend);
   };
   t1_ = make(n1, n2);  // N1 x N2 -> N2 x N1
   t2_ = make(n2, n1);  // N2 x N1 -> N1 x N2
@@ -93,20 +72,25 @@ void SixStep::forward(const Complex* in, Complex* out) {
                      reinterpret_cast<fftw_complex*>(data));
     compute_seconds += MPI_Wtime() - t0;
   };
-  t1_.run(in, a_.data(), transpose_seconds);  // 1: N2 x N1, rows n2
-  timed(fft_n1_, a_.data());                  // 2: FFTs over n1
+  auto transpose = [&](Transpose2d& t, const Complex* from, Complex* to) {
+    const double t0 = MPI_Wtime();
+    t.execute(from, to);
+    transpose_seconds += MPI_Wtime() - t0;
+  };
+  transpose(*t1_, in, a_.data());  // 1: N2 x N1, rows n2
+  timed(fft_n1_, a_.data());       // 2: FFTs over n1
   const double t0 = MPI_Wtime();
   for (std::size_t i = 0; i < twiddle_.size(); ++i)
     a_[i] *= twiddle_[i];  // 3: twiddle
   compute_seconds += MPI_Wtime() - t0;
-  t2_.run(a_.data(), b_.data(), transpose_seconds);  // 4: N1 x N2, rows k1
-  timed(fft_n2_, b_.data());                         // 5: FFTs over n2
-  t3_.run(b_.data(), out, transpose_seconds);        // 6: N2 x N1, rows k2
+  transpose(*t2_, a_.data(), b_.data());  // 4: N1 x N2, rows k1
+  timed(fft_n2_, b_.data());              // 5: FFTs over n2
+  transpose(*t3_, b_.data(), out);        // 6: N2 x N1, rows k2
 }
 
 std::string SixStep::backends() const {
-  return t1_.redistribution->plan().name() +
-         (t1_.redistribution->uniform() ? " (uniform)" : " (vector)");
+  const Redistribution& r = t1_->redistribution();
+  return r.plan().name() + (r.uniform() ? " (uniform)" : " (vector)");
 }
 
 }  // namespace a2a::fft

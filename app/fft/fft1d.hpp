@@ -40,18 +40,9 @@ class SixStep {
   std::string backends() const;
 
  private:
-  // Row split of an R x C matrix -> its transpose, row split (redistribution + local).
-  struct Transpose {
-    std::int64_t rows, cols;
-    std::pair<std::int64_t, std::int64_t> row_range, col_range;
-    std::unique_ptr<Redistribution> redistribution;
-    std::vector<Complex> columns;  // the column block, still R x (c1 - c0)
-    void run(const Complex* in, Complex* out, double& seconds);
-  };
-
   std::int64_t n1_, n2_;
   std::array<std::pair<std::int64_t, std::int64_t>, 3> rows_;  // of N1xN2 in, N2xN1 out, N1 rows
-  Transpose t1_, t2_, t3_;
+  std::unique_ptr<Transpose2d> t1_, t2_, t3_;
   std::vector<Complex> a_, b_, twiddle_;
   fftw_plan fft_n1_ = nullptr, fft_n2_ = nullptr;
 };

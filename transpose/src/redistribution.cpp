@@ -160,4 +160,42 @@ void Redistribution::execute(const void* in, void* out) {
   unpack(recv_.data(), out);
 }
 
+namespace {
+int procs_of(MPI_Comm comm) {
+  int procs = 1;
+  MPI_Comm_size(comm, &procs);
+  return procs;
+}
+int rank_of(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+}  // namespace
+
+Transpose2d::Transpose2d(MPI_Comm comm, std::int64_t rows, std::int64_t cols,
+                         std::size_t element_bytes, std::string_view backend)
+    : rows_(rows),
+      element_(element_bytes),
+      before_{block_start(rows, procs_of(comm), rank_of(comm)),
+              block_start(rows, procs_of(comm), rank_of(comm) + 1)},
+      after_{block_start(cols, procs_of(comm), rank_of(comm)),
+             block_start(cols, procs_of(comm), rank_of(comm) + 1)},
+      redistribution_(comm, Box{{before_.first, 0, 0}, {before_.second, cols, 1}},
+                      Box{{0, after_.first, 0}, {rows, after_.second, 1}}, element_bytes, backend),
+      columns_(static_cast<std::size_t>(rows * (after_.second - after_.first)) * element_bytes) {}
+
+void Transpose2d::execute(const void* in, void* out) {
+  redistribution_.execute(in, columns_.data());
+  // columns_: rows x width, row-major; out: width x rows.
+  const std::int64_t width = after_.second - after_.first;
+  auto* dst = static_cast<std::byte*>(out);
+  for (std::int64_t r = 0; r < rows_; ++r) {
+    for (std::int64_t c = 0; c < width; ++c) {
+      std::memcpy(dst + static_cast<std::size_t>(c * rows_ + r) * element_,
+                  columns_.data() + static_cast<std::size_t>(r * width + c) * element_, element_);
+    }
+  }
+}
+
 }  // namespace a2a

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "a2a/alltoall.hpp"
@@ -76,6 +77,28 @@ class Redistribution {
   bool uniform_ = false;
   Plan plan_;
   std::vector<std::byte> send_, recv_;
+};
+
+// The distributed 2D transpose of the six-step 1D FFT: a rows x cols row-major matrix with
+// its rows split over the ranks (balanced blocks) becomes its cols x rows transpose with the
+// rows split the same way. A redistribution (row split -> column split, through the backend)
+// followed by a local transpose. Made once; execute() does not allocate.
+class Transpose2d {
+ public:
+  Transpose2d(MPI_Comm comm, std::int64_t rows, std::int64_t cols, std::size_t element_bytes,
+              std::string_view backend = "auto");
+  // This rank's rows before ([first, last) of `rows`) and after ([first, last) of `cols`).
+  std::pair<std::int64_t, std::int64_t> rows_before() const { return before_; }
+  std::pair<std::int64_t, std::int64_t> rows_after() const { return after_; }
+  void execute(const void* in, void* out);
+  const Redistribution& redistribution() const { return redistribution_; }
+
+ private:
+  std::int64_t rows_;
+  std::size_t element_;
+  std::pair<std::int64_t, std::int64_t> before_, after_;
+  Redistribution redistribution_;
+  std::vector<std::byte> columns_;
 };
 
 }  // namespace a2a
