@@ -151,14 +151,7 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
 
     fft.transpose_seconds = fft.compute_seconds = 0;
     std::vector<double> times, baseline_times;
-    auto timed = [&](auto&& body) {
-      MPI_Barrier(session.comm);
-      const double t0 = MPI_Wtime();
-      body();
-      double elapsed = MPI_Wtime() - t0;
-      MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, session.comm);
-      return elapsed * 1e6;
-    };
+    auto timed = [&](auto&& body) { return slowest_us(session.comm, body); };
     for (int it = 0; it < s->iters; ++it) {
       times.push_back(timed([&] { fft.forward(in.data(), out.data()); }));
       if (baseline != nullptr) baseline_times.push_back(timed([&] { fftw_execute(baseline); }));
@@ -186,13 +179,7 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
                             {"gflops", 5 * n * std::log2(n) / (sum.median * 1e-6) / 1e9}};
       put_summary(rec, sum);
       if (baseline != nullptr) {
-        const stats::Ratio ratio = stats::median_ratio(times, baseline_times);
-        rec["baseline"] = "fftw-mpi";
-        rec["baseline_median_us"] = stats::median(baseline_times);
-        rec["baseline_relative_difference"] = baseline_error;
-        rec["vs_baseline"] = ratio.value;
-        rec["vs_baseline_ci95_low"] = ratio.ci95_low;
-        rec["vs_baseline_ci95_high"] = ratio.ci95_high;
+        put_baseline(rec, "fftw-mpi", times, baseline_times, baseline_error);
       }
       if (s->format == "json") {
         std::cout << rec.dump() << "\n";
@@ -208,13 +195,7 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
             sum.median, sum.ci95_low, sum.ci95_high, split[0] * 1e6 / s->iters,
             split[1] * 1e6 / s->iters, rec["gflops"].get<double>());
         if (baseline != nullptr) {
-          std::printf(
-              "  FFTW-MPI baseline: median %.1f us, results differ by %.3e (%s); "
-              "a2a / FFTW-MPI = %.2f (95%% CI %.2f-%.2f)\n",
-              rec["baseline_median_us"].get<double>(), baseline_error,
-              baseline_agrees ? "agree" : "DISAGREE", rec["vs_baseline"].get<double>(),
-              rec["vs_baseline_ci95_low"].get<double>(),
-              rec["vs_baseline_ci95_high"].get<double>());
+          print_baseline(rec, baseline_agrees);
         }
       }
     }

@@ -26,6 +26,17 @@ Runner setup_is(CLI::App& app, const Session& session);
 Runner setup_fft(CLI::App& app, const Session& session);
 Runner setup_fft1d(CLI::App& app, const Session& session);
 
+// Runs body between an untimed barrier and the slowest rank's clock: microseconds.
+template <typename Body>
+double slowest_us(MPI_Comm comm, Body&& body) {
+  MPI_Barrier(comm);
+  const double t0 = MPI_Wtime();
+  body();
+  double elapsed = MPI_Wtime() - t0;
+  MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return elapsed * 1e6;
+}
+
 // "MIN:MAX" (powers of two from MIN to MAX; MIN = 0 adds 0 first) or "a,b,c". Throws a2a::Error.
 std::vector<std::size_t> parse_sizes(const std::string& text);
 

@@ -25,6 +25,27 @@ void put_summary(nlohmann::json& record, const stats::Summary& s) {
   record["ci95_high_us"] = s.ci95_high;
 }
 
+void put_baseline(nlohmann::json& record, const std::string& name, const std::vector<double>& times,
+                  const std::vector<double>& baseline_times, double relative_difference) {
+  const stats::Ratio ratio = stats::median_ratio(times, baseline_times);
+  record["baseline"] = name;
+  record["baseline_median_us"] = stats::median(baseline_times);
+  record["baseline_relative_difference"] = relative_difference;
+  record["vs_baseline"] = ratio.value;
+  record["vs_baseline_ci95_low"] = ratio.ci95_low;
+  record["vs_baseline_ci95_high"] = ratio.ci95_high;
+}
+
+void print_baseline(const nlohmann::json& r, bool agrees) {
+  std::printf(
+      "  %s baseline: median %.1f us, results differ by %.3e (%s); a2a / baseline = %.2f "
+      "(95%% CI %.2f-%.2f)\n",
+      r["baseline"].get<std::string>().c_str(), r["baseline_median_us"].get<double>(),
+      r["baseline_relative_difference"].get<double>(), agrees ? "agree" : "DISAGREE",
+      r["vs_baseline"].get<double>(), r["vs_baseline_ci95_low"].get<double>(),
+      r["vs_baseline_ci95_high"].get<double>());
+}
+
 static std::string cell(const nlohmann::json& value) {
   if (value.is_null()) return "-";
   if (value.is_string()) return value.get<std::string>();

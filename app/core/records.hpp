@@ -17,6 +17,12 @@ Format parse_format(const std::string& text);
 // ci95_low_us, ci95_high_us.
 void put_summary(nlohmann::json& record, const stats::Summary& summary);
 
+// The baseline fields of a mini-app record (baseline, baseline_median_us,
+// baseline_relative_difference, vs_baseline with its bootstrap CI), and their table line.
+void put_baseline(nlohmann::json& record, const std::string& name, const std::vector<double>& times,
+                  const std::vector<double>& baseline_times, double relative_difference);
+void print_baseline(const nlohmann::json& record, bool agrees);
+
 // Writes records (JSON objects with the same keys) in the chosen format. `columns` orders the
 // table and CSV; JSON prints every key of every record, one object per line.
 void write_records(std::ostream& out, const std::vector<nlohmann::json>& records,
