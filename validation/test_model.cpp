@@ -3,16 +3,14 @@
 #include <cstdio>
 #include <string>
 
+#include "serial_checks.hpp"
+
 #include "a2a/model.hpp"
 #include "brute_force.hpp"
 
 int main() {
   using namespace a2a;
-  unsigned long long checks = 0, failures = 0;
-  auto expect = [&](bool ok, const std::string& what) {
-    ++checks;
-    if (!ok && ++failures <= 25) std::fprintf(stderr, "FAILED: %s\n", what.c_str());
-  };
+  test::SerialChecks expect("test_model");
   auto check_all_radices = [&](std::uint64_t p) {
     for (std::uint64_t r = 2; r <= std::max<std::uint64_t>(2, p); ++r) {
       const model::RadixCost cost = model::tra_cost(p, r);
@@ -50,6 +48,5 @@ int main() {
              model::sqrt_radix(8192) == 91 && model::sqrt_radix(1) == 2,
          "ceil(sqrt P) as the paper lists it (Fig. 8: 46, 64, 91, 128)");
 
-  std::printf("test_model: %llu passed, %llu failed\n", checks - failures, failures);
-  return failures == 0 ? 0 : 1;
+  return expect.finish();
 }

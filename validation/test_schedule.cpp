@@ -5,17 +5,15 @@
 #include <cstdio>
 #include <numeric>
 #include <string>
+
 #include <vector>
+#include "serial_checks.hpp"
 
 #include "a2a/randomized.hpp"
 
 int main() {
   using namespace a2a;
-  unsigned long long checks = 0, failures = 0;
-  auto expect = [&](bool ok, const std::string& what) {
-    ++checks;
-    if (!ok && ++failures <= 25) std::fprintf(stderr, "FAILED: %s\n", what.c_str());
-  };
+  test::SerialChecks expect("test_schedule");
 
   // SplitMix64 from seed 1234567: the reference sequence published with the algorithm
   // (Rosetta Code "Pseudo-random numbers/Splitmix64", after Steele, Lea, Flood 2014).
@@ -91,6 +89,5 @@ int main() {
   for (int n : first)
     expect(n > 800 && n < 1200, "shuffle position 0 is uniform: " + std::to_string(n));
 
-  std::printf("test_schedule: %llu passed, %llu failed\n", checks - failures, failures);
-  return failures == 0 ? 0 : 1;
+  return expect.finish();
 }

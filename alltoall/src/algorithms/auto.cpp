@@ -128,8 +128,7 @@ AlgorithmInfo describe_auto() {
     Context copy = ctx;
     const auto rules = load_rules(copy, table_of(copy));
     // The vector kind selects by the largest block of any rank.
-    const std::uint64_t bytes =
-        ctx.kind == Kind::vector ? global_max_count(ctx) : ctx.block_bytes;
+    const std::uint64_t bytes = ctx.kind == Kind::vector ? global_max_count(ctx) : ctx.block_bytes;
     const std::string chosen = choose(ctx, rules, bytes);
     return std::make_unique<DelegatePlan>(
         make_plan_state(chosen, ctx.comm, ctx.kind, ctx.block_bytes, ctx.layout));

@@ -14,8 +14,8 @@
 
 #include "detail/algorithms.hpp"
 #include "detail/plan.hpp"
-#include "detail/vector_radix.hpp"
 #include "detail/randomized.hpp"
+#include "detail/vector_radix.hpp"
 
 namespace a2a::detail {
 namespace {
@@ -64,8 +64,7 @@ AlgorithmInfo describe_random_auto() {
   };
   info.build = [](const Context& ctx) -> std::unique_ptr<PlanImpl> {
     // The vector kind selects by the largest block of any rank.
-    const std::uint64_t bytes =
-        ctx.kind == Kind::vector ? global_max_count(ctx) : ctx.block_bytes;
+    const std::uint64_t bytes = ctx.kind == Kind::vector ? global_max_count(ctx) : ctx.block_bytes;
     return std::make_unique<DelegatePlan>(
         make_plan_state(choose(ctx, bytes), ctx.comm, ctx.kind, ctx.block_bytes, ctx.layout));
   };
