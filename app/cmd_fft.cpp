@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "core/records.hpp"
 #include "core/stats.hpp"
+#include "fft/compare.hpp"
 #include "fft/fft3d.hpp"
 #ifdef A2A_WITH_HDF5
 #include "io/hdf5_array.hpp"
@@ -113,16 +114,7 @@ std::vector<std::complex<Real>> gather(MPI_Comm comm, const Box& b,
   return grid;
 }
 
-template <typename Real>
-double relative_error(const std::vector<std::complex<Real>>& got,
-                      const std::vector<std::complex<Real>>& want) {
-  double diff = 0, scale = 0;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    diff = std::max(diff, static_cast<double>(std::abs(got[i] - want[i])));
-    scale = std::max(scale, static_cast<double>(std::abs(want[i])));
-  }
-  return scale > 0 ? diff / scale : diff;
-}
+using fft::relative_error;
 
 // FFTW's own MPI 3D transform (x-slabs of FFTW's choosing) on the same input: the baseline.
 // c2c, or r2c/c2r in place with FFTW's padded real layout (rows of 2 (n2/2 + 1) reals).

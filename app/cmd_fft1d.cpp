@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "core/records.hpp"
 #include "core/stats.hpp"
+#include "fft/compare.hpp"
 #include "fft/fft1d.hpp"
 
 #include <fftw3-mpi.h>
@@ -96,12 +97,7 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
             fftw_plan_dft_1d(static_cast<int>(s->points), d, d, FFTW_FORWARD, FFTW_ESTIMATE);
         fftw_execute(p);
         fftw_destroy_plan(p);
-        double diff = 0, scale = 0;
-        for (std::size_t i = 0; i < ref.size(); ++i) {
-          diff = std::max(diff, std::abs(got[i] - ref[i]));
-          scale = std::max(scale, std::abs(ref[i]));
-        }
-        error = diff / scale;
+        error = fft::relative_error(got, ref);
       }
       MPI_Bcast(&error, 1, MPI_DOUBLE, 0, session.comm);
     }
@@ -137,14 +133,7 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
           reinterpret_cast<std::complex<double>*>(data),
           reinterpret_cast<std::complex<double>*>(data) + no);
       const auto a = gather_blocks(session.comm, theirs), b = gather_blocks(session.comm, out);
-      if (session.root()) {
-        double diff = 0, scale = 0;
-        for (std::size_t i = 0; i < a.size(); ++i) {
-          diff = std::max(diff, std::abs(a[i] - b[i]));
-          scale = std::max(scale, std::abs(a[i]));
-        }
-        baseline_error = diff / scale;
-      }
+      if (session.root()) baseline_error = fft::relative_error(b, a);
       MPI_Bcast(&baseline_error, 1, MPI_DOUBLE, 0, session.comm);
     }
     const bool baseline_agrees = baseline == nullptr || baseline_error <= bound;

@@ -114,7 +114,7 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
       how = {{e1 * e2, 1, 1}};
     }
     for (int sign : {FFTW_FORWARD, FFTW_BACKWARD}) {
-      if (b.empty()) {
+      if (b.empty() || (stage == 0 && o.r2c)) {  // r2c: stage 0 is the r2c/c2r pair below
         plans_.push_back(nullptr);
         continue;
       }

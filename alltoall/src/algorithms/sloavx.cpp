@@ -91,6 +91,7 @@ class SloavxPlan final : public PlanImpl {
     scatter_ = std::make_unique<SharedArea>(topo_.node_comm(), totals[1], local_ == 0);
     if (local_ == 0) {
       partitions_.resize(totals[0]);
+      block_at_.resize(q_ * procs_);
       input_.resize(n_);
       leaders_ = std::make_unique<VectorRadixExchange>(topo_.port_comm(), node_, n_, 2, kLeaderTag);
     }
@@ -175,18 +176,23 @@ class SloavxPlan final : public PlanImpl {
     const std::byte* gathered = gather_->data();
     // Partition m, destination-major: for local destination j, for local source l, the block
     // from (node_, l) to (m, j), so each destination's blocks end up contiguous.
+    // Where each local source's block for each destination starts in the gather window.
+    for (std::size_t l = 0; l < Q; ++l) {
+      const std::uint64_t* counts = up_.data() + l * row_;
+      std::uint64_t at = down_[l * (1 + N)];
+      for (std::size_t d = 0; d < P; ++d) {
+        block_at_[l * P + d] = at;
+        at += counts[d];
+      }
+    }
     std::byte* out = partitions_.data();
     for (std::size_t i = 0; i < N; ++i) {
       const std::size_t m = (node_ + i) % N;
       std::byte* start = out;
       for (std::size_t j = 0; j < Q; ++j) {
         for (std::size_t l = 0; l < Q; ++l) {
-          const std::uint64_t* counts = up_.data() + l * row_;
-          std::uint64_t before = down_[l * (1 + N)];
-          for (std::size_t d = 0; d < m * Q + j; ++d)
-            before += counts[d];
-          const std::size_t bytes = counts[m * Q + j];
-          if (bytes > 0) std::memcpy(out, gathered + before, bytes);
+          const std::size_t bytes = up_[l * row_ + m * Q + j];
+          if (bytes > 0) std::memcpy(out, gathered + block_at_[l * P + m * Q + j], bytes);
           out += bytes;
         }
       }
@@ -257,6 +263,7 @@ class SloavxPlan final : public PlanImpl {
   std::vector<std::uint64_t> up_, down_;
   std::unique_ptr<SharedArea> gather_, scatter_;
   std::vector<std::byte> partitions_;
+  std::vector<std::uint64_t> block_at_;  // leader: gather-window offset of block (l, d)
   std::vector<VectorRadixExchange::Element> input_;
   std::vector<std::size_t> partition_offset_;
   std::unique_ptr<VectorRadixExchange> leaders_;
