@@ -12,8 +12,8 @@
 #include "commands.hpp"
 #include "core/records.hpp"
 #include "core/stats.hpp"
-#include "fft/compare.hpp"
 #include "fft/fft3d.hpp"
+#include "fft/harness.hpp"
 #ifdef A2A_WITH_HDF5
 #include "io/hdf5_array.hpp"
 #endif
@@ -23,158 +23,7 @@
 namespace a2a::app {
 namespace {
 
-std::array<std::int64_t, 3> parse_grid(const std::string& text) {
-  std::array<std::int64_t, 3> n{};
-  std::size_t start = 0;
-  for (int d = 0; d < 3; ++d) {
-    const std::size_t x = d < 2 ? text.find('x', start) : text.size();
-    if (x == std::string::npos) throw Error("--grid " + text + ": expected NXxNYxNZ");
-    const auto [end, ec] =
-        std::from_chars(text.data() + start, text.data() + x, n[static_cast<std::size_t>(d)]);
-    if (ec != std::errc() || end != text.data() + x || n[static_cast<std::size_t>(d)] < 1) {
-      throw Error("--grid " + text + ": expected NXxNYxNZ with positive integers");
-    }
-    start = x + 1;
-  }
-  return n;
-}
-
-// The most square P1 x P2 = P with P1 >= P2.
-std::pair<int, int> square_grid(int procs) {
-  int p2 = 1;
-  for (int f = 1; f * f <= procs; ++f) {
-    if (procs % f == 0) p2 = f;
-  }
-  return {procs / p2, p2};
-}
-
-template <typename Real>
-std::complex<Real> input_value(const std::array<std::int64_t, 3>& n, bool planewave, std::int64_t i,
-                               std::int64_t j, std::int64_t k) {
-  if (planewave) {
-    // exp(2 pi i (kx x/nx + ky y/ny + kz z/nz)) with (kx, ky, kz) = (1, 2, 3) mod n.
-    const double phase = 2 * std::numbers::pi *
-                         (static_cast<double>((1 % n[0]) * i) / static_cast<double>(n[0]) +
-                          static_cast<double>((2 % n[1]) * j) / static_cast<double>(n[1]) +
-                          static_cast<double>((3 % n[2]) * k) / static_cast<double>(n[2]));
-    return {static_cast<Real>(std::cos(phase)), static_cast<Real>(std::sin(phase))};
-  }
-  const double x = static_cast<double>(i * 7919 + j * 104729 + k * 1299709);
-  return {static_cast<Real>(std::sin(0.001 * x)), static_cast<Real>(std::cos(0.0007 * x))};
-}
-
-template <typename Real>
-std::vector<std::complex<Real>> fill(const Box& b, const std::array<std::int64_t, 3>& n,
-                                     bool planewave) {
-  std::vector<std::complex<Real>> v(static_cast<std::size_t>(b.count()));
-  std::size_t at = 0;
-  for (auto i = b.lo[0]; i < b.hi[0]; ++i)
-    for (auto j = b.lo[1]; j < b.hi[1]; ++j)
-      for (auto k = b.lo[2]; k < b.hi[2]; ++k)
-        v[at++] = input_value<Real>(n, planewave, i, j, k);
-  return v;
-}
-
-// Gathers every rank's box of `local` into the whole row-major grid on rank 0.
-template <typename Real>
-std::vector<std::complex<Real>> gather(MPI_Comm comm, const Box& b,
-                                       const std::vector<std::complex<Real>>& local,
-                                       const std::array<std::int64_t, 3>& n) {
-  int procs = 1, rank = 0;
-  MPI_Comm_size(comm, &procs);
-  MPI_Comm_rank(comm, &rank);
-  const std::int64_t mine[6] = {b.lo[0], b.lo[1], b.lo[2], b.hi[0], b.hi[1], b.hi[2]};
-  std::vector<std::int64_t> boxes(6 * static_cast<std::size_t>(procs));
-  MPI_Gather(mine, 6, MPI_INT64_T, boxes.data(), 6, MPI_INT64_T, 0, comm);
-  std::vector<int> counts(static_cast<std::size_t>(procs)), displs(counts.size());
-  const int bytes = static_cast<int>(local.size() * sizeof(std::complex<Real>));
-  MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
-  std::vector<std::byte> all;
-  if (rank == 0) {
-    int offset = 0;
-    for (std::size_t p = 0; p < counts.size(); ++p) {
-      displs[p] = offset;
-      offset += counts[p];
-    }
-    all.resize(static_cast<std::size_t>(offset));
-  }
-  MPI_Gatherv(local.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE, 0,
-              comm);
-  std::vector<std::complex<Real>> grid;
-  if (rank != 0) return grid;
-  grid.resize(static_cast<std::size_t>(n[0] * n[1] * n[2]));
-  for (std::size_t p = 0; p < counts.size(); ++p) {
-    const auto* src = reinterpret_cast<const std::complex<Real>*>(all.data() + displs[p]);
-    const std::int64_t* q = &boxes[6 * p];
-    for (auto i = q[0]; i < q[3]; ++i)
-      for (auto j = q[1]; j < q[4]; ++j)
-        for (auto k = q[2]; k < q[5]; ++k)
-          grid[static_cast<std::size_t>((i * n[1] + j) * n[2] + k)] = *src++;
-  }
-  return grid;
-}
-
-using fft::relative_error;
-
-// FFTW's own MPI 3D transform (x-slabs of FFTW's choosing) on the same input: the baseline.
-// c2c, or r2c/c2r in place with FFTW's padded real layout (rows of 2 (n2/2 + 1) reals).
-class FftwMpi {
- public:
-  FftwMpi(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool r2c, unsigned flags)
-      : n_(n), r2c_(r2c), nc_(r2c ? n[2] / 2 + 1 : n[2]) {
-    fftw_mpi_init();
-    const ptrdiff_t alloc = fftw_mpi_local_size_3d(n[0], n[1], nc_, comm, &local_n0_, &start_);
-    data_ = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
-    auto* real = reinterpret_cast<double*>(data_);
-    if (r2c) {
-      forward_ = fftw_mpi_plan_dft_r2c_3d(n[0], n[1], n[2], real, data_, comm, flags);
-      backward_ = fftw_mpi_plan_dft_c2r_3d(n[0], n[1], n[2], data_, real, comm, flags);
-    } else {
-      forward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_FORWARD, flags);
-      backward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_BACKWARD, flags);
-    }
-    if (forward_ == nullptr || backward_ == nullptr) throw Error("FFTW-MPI could not plan");
-  }
-  ~FftwMpi() {
-    fftw_destroy_plan(forward_);
-    fftw_destroy_plan(backward_);
-    fftw_free(data_);
-  }
-  // The spectrum's box (n2/2 + 1 along z for r2c) and the input's.
-  Box box() const { return Box{{start_, 0, 0}, {start_ + local_n0_, n_[1], nc_}}; }
-  Box real_box() const { return Box{{start_, 0, 0}, {start_ + local_n0_, n_[1], n_[2]}}; }
-  std::complex<double>* data() { return reinterpret_cast<std::complex<double>*>(data_); }
-  // Copies unpadded input (complex for c2c, real for r2c) into FFTW's layout.
-  template <typename T>
-  void load(const std::vector<T>& in) {
-    if constexpr (std::is_same_v<T, double>) {
-      auto* real = reinterpret_cast<double*>(data_);
-      const std::int64_t rows = local_n0_ * n_[1];
-      for (std::int64_t r = 0; r < rows; ++r) {
-        std::copy_n(in.data() + r * n_[2], n_[2], real + r * 2 * nc_);
-      }
-    } else {
-      std::copy(in.begin(), in.end(), data());
-    }
-  }
-  void forward() { fftw_execute(forward_); }
-  void backward_normalized() {
-    fftw_execute(backward_);
-    const double scale = 1.0 / static_cast<double>(n_[0] * n_[1] * n_[2]);
-    auto* real = reinterpret_cast<double*>(data_);
-    const std::int64_t values = r2c_ ? local_n0_ * n_[1] * 2 * nc_ : 2 * box().count();
-    for (std::int64_t i = 0; i < values; ++i)
-      real[i] *= scale;
-  }
-
- private:
-  std::array<std::int64_t, 3> n_;
-  bool r2c_;
-  std::int64_t nc_;
-  ptrdiff_t local_n0_ = 0, start_ = 0;
-  fftw_complex* data_ = nullptr;
-  fftw_plan forward_ = nullptr, backward_ = nullptr;
-};
+using namespace a2a::fft;
 
 struct Settings {
   std::string grid = "32x32x32", decomp = "pencil", proc_grid, backend = "auto", backend2;
@@ -184,64 +33,6 @@ struct Settings {
   std::string input_file, output_file;  // parallel HDF5
   int iters = 5;
 };
-
-template <typename Real>
-std::vector<Real> real_parts(const std::vector<std::complex<Real>>& v) {
-  std::vector<Real> out(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i)
-    out[i] = v[i].real();
-  return out;
-}
-
-// The serial reference spectrum of the whole input `full` (rank 0): FFTW's 3D c2c or r2c.
-template <typename Real>
-std::vector<std::complex<Real>> serial_reference(const std::array<std::int64_t, 3>& n, bool r2c,
-                                                 const std::vector<std::complex<Real>>& full) {
-  const std::int64_t nc = r2c ? n[2] / 2 + 1 : n[2];
-  std::vector<std::complex<Real>> out(static_cast<std::size_t>(n[0] * n[1] * nc));
-  const int n0 = static_cast<int>(n[0]), n1 = static_cast<int>(n[1]), n2 = static_cast<int>(n[2]);
-  if constexpr (std::is_same_v<Real, double>) {
-    auto* o = reinterpret_cast<fftw_complex*>(out.data());
-    if (r2c) {
-      auto in = real_parts(full);
-      fftw_plan p = fftw_plan_dft_r2c_3d(n0, n1, n2, in.data(), o, FFTW_ESTIMATE);
-      fftw_execute(p);
-      fftw_destroy_plan(p);
-    } else {
-      auto in = full;
-      fftw_plan p = fftw_plan_dft_3d(n0, n1, n2, reinterpret_cast<fftw_complex*>(in.data()), o,
-                                     FFTW_FORWARD, FFTW_ESTIMATE);
-      fftw_execute(p);
-      fftw_destroy_plan(p);
-    }
-  } else {
-    auto* o = reinterpret_cast<fftwf_complex*>(out.data());
-    if (r2c) {
-      auto in = real_parts(full);
-      fftwf_plan p = fftwf_plan_dft_r2c_3d(n0, n1, n2, in.data(), o, FFTW_ESTIMATE);
-      fftwf_execute(p);
-      fftwf_destroy_plan(p);
-    } else {
-      auto in = full;
-      fftwf_plan p = fftwf_plan_dft_3d(n0, n1, n2, reinterpret_cast<fftwf_complex*>(in.data()), o,
-                                       FFTW_FORWARD, FFTW_ESTIMATE);
-      fftwf_execute(p);
-      fftwf_destroy_plan(p);
-    }
-  }
-  return out;
-}
-
-template <typename T>
-double max_relative(MPI_Comm comm, const std::vector<T>& got, const std::vector<T>& want) {
-  double local[2] = {0, 0};
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    local[0] = std::max(local[0], static_cast<double>(std::abs(got[i] - want[i])));
-    local[1] = std::max(local[1], static_cast<double>(std::abs(want[i])));
-  }
-  MPI_Allreduce(MPI_IN_PLACE, local, 2, MPI_DOUBLE, MPI_MAX, comm);
-  return local[1] > 0 ? local[0] / local[1] : local[0];
-}
 
 template <typename Real>
 int run(const Session& session, const Settings& s) {

@@ -8,40 +8,15 @@
 #include "commands.hpp"
 #include "core/records.hpp"
 #include "core/stats.hpp"
-#include "fft/compare.hpp"
 #include "fft/fft1d.hpp"
+#include "fft/harness.hpp"
 
 #include <fftw3-mpi.h>
 
 namespace a2a::app {
-namespace {
 
-std::complex<double> point(std::int64_t i) {
-  const double x = static_cast<double>(i);
-  return {std::sin(0.0137 * x), std::cos(0.0071 * x * x / 1000.0)};
-}
-
-std::vector<std::complex<double>> gather_blocks(MPI_Comm comm,
-                                                const std::vector<std::complex<double>>& mine) {
-  int procs = 1, rank = 0;
-  MPI_Comm_size(comm, &procs);
-  MPI_Comm_rank(comm, &rank);
-  const int bytes = static_cast<int>(mine.size() * sizeof(std::complex<double>));
-  std::vector<int> counts(static_cast<std::size_t>(procs)), displs(counts.size());
-  MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
-  int total = 0;
-  for (std::size_t p = 0; p < counts.size(); ++p) {
-    displs[p] = total;
-    total += counts[p];
-  }
-  std::vector<std::complex<double>> all(
-      rank == 0 ? static_cast<std::size_t>(total) / sizeof(std::complex<double>) : 0);
-  MPI_Gatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE, 0,
-              comm);
-  return all;
-}
-
-}  // namespace
+using fft::gather_blocks;
+using fft::point;
 
 Runner setup_fft1d(CLI::App& app, const Session& session) {
   struct Settings {

@@ -1,0 +1,246 @@
+// The bench measurement (DESIGN.md "Measurement method"), shared by `a2a bench` and the bench
+// experiments of `a2a run`: warm-up, then per iteration an untimed barrier, the timed call, and
+// the slowest rank's time; backends are interleaved (A B C A B C ...) so that drift on a shared
+// machine affects all alike. `check` verifies every backend once per size, byte for byte,
+// against MPI_Alltoall[v] and against the closed-form pattern, and that the send buffer is
+// intact.
+#include "bench_sweep.hpp"
+
+#include <charconv>
+#include <climits>
+#include <cstring>
+#include <iostream>
+
+#include "a2a/alltoall.hpp"
+#include "a2a/registry.hpp"
+#include "a2a/spec.hpp"
+#include "core/distribution.hpp"
+#include "core/pattern.hpp"
+#include "core/records.hpp"
+#include "core/stats.hpp"
+
+namespace a2a::app {
+namespace {
+
+std::size_t parse_size(std::string_view text) {
+  std::size_t scale = 1;
+  if (!text.empty()) {
+    switch (text.back()) {
+      case 'k':
+      case 'K':
+        scale = std::size_t{1} << 10;
+        break;
+      case 'm':
+      case 'M':
+        scale = std::size_t{1} << 20;
+        break;
+      case 'g':
+      case 'G':
+        scale = std::size_t{1} << 30;
+        break;
+      default:
+        break;
+    }
+    if (scale != 1) text.remove_suffix(1);
+  }
+  std::size_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+    throw Error("--sizes: '" + std::string(text) + "' is not a byte count");
+  }
+  return value * scale;
+}
+
+struct Entry {
+  std::string spec;
+  Plan plan;
+  std::vector<double> times;  // slowest rank per iteration (rank 0 only)
+  std::string check = "skipped";
+};
+
+// Compares one backend's output with the reference; returns the number of wrong bytes here.
+std::size_t count_mismatches(const std::vector<std::byte>& recv,
+                             const std::vector<std::byte>& reference) {
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < recv.size(); ++i)
+    wrong += recv[i] != reference[i];
+  return wrong;
+}
+
+}  // namespace
+
+std::vector<std::size_t> parse_sizes(const std::string& text) {
+  std::vector<std::size_t> sizes;
+  if (const auto colon = text.find(':'); colon != std::string::npos) {
+    const std::size_t lo = parse_size(std::string_view(text).substr(0, colon));
+    const std::size_t hi = parse_size(std::string_view(text).substr(colon + 1));
+    if (lo > hi) throw Error("--sizes " + text + ": MIN is larger than MAX");
+    if (lo == 0) sizes.push_back(0);
+    for (std::size_t s = std::max<std::size_t>(lo, 1); s <= hi; s *= 2)
+      sizes.push_back(s);
+  } else {
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      const auto comma = std::min(text.find(',', start), text.size());
+      sizes.push_back(parse_size(std::string_view(text).substr(start, comma - start)));
+      start = comma + 1;
+    }
+  }
+  if (sizes.empty()) throw Error("--sizes " + text + ": no sizes");
+  return sizes;
+}
+
+std::vector<std::string> BenchConfig::backends() const {
+  return all() ? algorithm_names(kind()) : split_spec_list(algorithms);
+}
+
+BenchResult bench_sweep(const Session& session, const BenchConfig& config,
+                        const std::function<void(std::size_t)>& progress) {
+  const std::vector<std::size_t>& sizes = config.sizes;
+  const bool vector = !config.distribution.empty();
+  const Kind kind = config.kind();
+  const bool all = config.all();
+  const std::vector<std::string> specs = config.backends();
+  const int P = session.procs, me = session.rank;
+  BenchResult result;
+
+    for (std::size_t si = 0; si < sizes.size(); ++si) {
+      const std::size_t bytes = sizes[si];
+      if (progress) progress(si);
+      const VectorLayout layout =
+          vector ? distribution_layout(config.distribution, P, me, bytes) : VectorLayout::uniform(P, bytes);
+      std::vector<Entry> entries;
+      for (const std::string& spec : specs) {
+        if (all) {
+          // 'all' skips what cannot run here (e.g. P not divisible by q); an explicit request
+          // gets the error instead.
+          if (auto why = check_applicable(spec, session.comm, kind, bytes)) {
+            if (session.root()) std::cerr << "bench: skipping " << spec << ": " << *why << "\n";
+            continue;
+          }
+        }
+        entries.push_back(
+            {spec,
+             vector ? Plan(spec, session.comm, layout) : Plan(spec, session.comm, bytes),
+             {},
+             "skipped"});
+      }
+
+      std::vector<std::byte> send(layout.send_extent()), recv(layout.recv_extent());
+      for (int d = 0; d < P; ++d) {
+        const auto i = static_cast<std::size_t>(d);
+        fill_pattern(send.data() + layout.send_displs[i], layout.send_counts[i], me, d);
+      }
+
+      if (config.check) {
+        // Two independent references: MPI's own collective, and the pattern itself.
+        std::vector<std::byte> expected(recv.size()), reference(recv.size());
+        for (int s = 0; s < P; ++s) {
+          const auto i = static_cast<std::size_t>(s);
+          fill_pattern(expected.data() + layout.recv_displs[i], layout.recv_counts[i], s, me);
+        }
+        const bool mpi_reference = layout.send_extent() <= static_cast<std::size_t>(INT_MAX) &&
+                                   layout.recv_extent() <= static_cast<std::size_t>(INT_MAX);
+        if (mpi_reference && !vector) {
+          MPI_Alltoall(send.data(), static_cast<int>(bytes), MPI_BYTE, reference.data(),
+                       static_cast<int>(bytes), MPI_BYTE, session.comm);
+        } else if (mpi_reference) {
+          const std::vector<int> sc(layout.send_counts.begin(), layout.send_counts.end()),
+              sd(layout.send_displs.begin(), layout.send_displs.end()),
+              rc(layout.recv_counts.begin(), layout.recv_counts.end()),
+              rd(layout.recv_displs.begin(), layout.recv_displs.end());
+          MPI_Alltoallv(send.data(), sc.data(), sd.data(), MPI_BYTE, reference.data(), rc.data(),
+                        rd.data(), MPI_BYTE, session.comm);
+        }
+        const std::vector<std::byte> send_copy = send;
+        for (Entry& e : entries) {
+          std::fill(recv.begin(), recv.end(), std::byte{0xA5});
+          e.plan.execute(send.data(), recv.data());
+          std::size_t wrong = count_mismatches(recv, expected);
+          if (mpi_reference) wrong += count_mismatches(recv, reference);
+          wrong += count_mismatches(send, send_copy);
+          unsigned long long total = wrong;
+          MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, session.comm);
+          e.check = total == 0 ? "passed" : "failed";
+          if (total != 0) {
+            ++result.failures;
+            if (session.root()) {
+              std::cerr << "bench: CHECK FAILED: " << e.plan.name() << " at " << bytes
+                        << " B: " << total << " wrong bytes over all ranks\n";
+            }
+            send = send_copy;
+          }
+        }
+      }
+
+      for (int it = 0; it < config.warmup; ++it) {
+        for (Entry& e : entries) {
+          MPI_Barrier(session.comm);
+          e.plan.execute(send.data(), recv.data());
+        }
+      }
+      for (int it = 0; it < config.iters; ++it) {
+        for (Entry& e : entries) {
+          MPI_Barrier(session.comm);
+          const double t0 = MPI_Wtime();
+          e.plan.execute(send.data(), recv.data());
+          double elapsed = MPI_Wtime() - t0;
+          MPI_Reduce(session.root() ? MPI_IN_PLACE : &elapsed, &elapsed, 1, MPI_DOUBLE, MPI_MAX, 0,
+                     session.comm);
+          if (session.root()) e.times.push_back(elapsed * 1e6);
+        }
+      }
+
+      // Mean bytes per peer over all ranks (the vector kind's actual volume).
+      unsigned long long volume = 0;
+      for (std::size_t c : layout.send_counts)
+        volume += c;
+      MPI_Allreduce(MPI_IN_PLACE, &volume, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, session.comm);
+      if (!session.root()) continue;
+      const Entry* baseline = nullptr;
+      for (const Entry& e : entries) {
+        if (Spec::parse(e.spec).name == "mpi") baseline = &e;
+      }
+      for (const Entry& e : entries) {
+        const stats::Summary s = stats::summarize(e.times);
+        const Counters& c = e.plan.counters();
+        nlohmann::json rec = {{"app", "bench"},
+                              {"backend", e.plan.name()},
+                              {"label", e.plan.label()},
+                              {"kind", to_string(kind)},
+                              {"procs", P},
+                              {"bytes", bytes},
+                              {"iters", config.iters},
+                              {"check", e.check},
+                              {"rounds", c.rounds},
+                              {"blocks_sent", c.blocks_sent},
+                              {"messages_sent", c.messages_sent},
+                              {"bytes_sent", c.bytes_sent}};
+        put_summary(rec, s);
+        if (vector) {
+          rec["distribution"] = config.distribution;
+          rec["mean_bytes"] = static_cast<double>(volume) / (static_cast<double>(P) * P);
+        }
+        if (c.rounds_intra + c.rounds_inter > 0) {
+          rec["rounds_intra"] = c.rounds_intra;
+          rec["rounds_inter"] = c.rounds_inter;
+          rec["blocks_intra"] = c.blocks_intra;
+          rec["blocks_inter"] = c.blocks_inter;
+        }
+        if (baseline != nullptr) {
+          const stats::Ratio r = stats::median_ratio(e.times, baseline->times);
+          rec["vs_mpi"] = r.value;
+          rec["vs_mpi_ci95_low"] = r.ci95_low;
+          rec["vs_mpi_ci95_high"] = r.ci95_high;
+        }
+        char ci[64];
+        std::snprintf(ci, sizeof ci, "%.1f-%.1f", s.ci95_low, s.ci95_high);
+        rec["ci95_us"] = ci;
+        result.series.push_back({rec, e.times});
+      }
+    }
+
+  return result;
+}
+
+}  // namespace a2a::app
