@@ -1,6 +1,7 @@
 # Every external dependency is found here, as imported targets only.
 find_package(MPI REQUIRED COMPONENTS C CXX)
 find_package(nlohmann_json 3 REQUIRED)
+find_package(toml11 3 REQUIRED)  # run decks (libtoml11-dev)
 find_package(CLI11 CONFIG QUIET)
 if(NOT CLI11_FOUND)
   # Debian 12's libcli11-dev ships the headers without a CMake package.

@@ -1,0 +1,929 @@
+// a2a run DECK.toml [--output FILE.h5|none] [--format table|csv|json] [--dry-run]
+// Runs a deck of experiments (run/deck.hpp) with the DESIGN.md measurement method, backends
+// interleaved inside each experiment, and writes every per-iteration time with its context to
+// one HDF5 file (io/results.hpp); then prints the summary: per experiment and backend the
+// median with its bootstrap 95% CI, mean/min/max, and the ratio to `mpi` with its own CI.
+// The whole deck is parsed and checked on every rank before any experiment runs.
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "a2a/error.hpp"
+#include "a2a/model.hpp"
+#include "a2a/registry.hpp"
+#include "a2a/spec.hpp"
+#include "bench_sweep.hpp"
+#include "commands.hpp"
+#include "core/records.hpp"
+#include "core/stats.hpp"
+#include "is/npb_is.hpp"
+#include "run/deck.hpp"
+#ifdef A2A_WITH_FFTW
+#include "fft/fft1d.hpp"
+#include "fft/fft3d.hpp"
+#include "fft/harness.hpp"
+#endif
+#ifdef A2A_WITH_HDF5
+#include "io/results.hpp"
+#endif
+
+#ifndef A2A_GIT_COMMIT
+#define A2A_GIT_COMMIT "unknown"
+#endif
+
+namespace a2a::app {
+namespace {
+
+using deck::Experiment;
+using deck::Type;
+
+// Progress on rank 0's stderr: a bar on a terminal, plain lines otherwise, with an estimate of
+// the time left from the work done so far (work units weight calls by their data volume).
+class Progress {
+ public:
+  Progress(bool active, double total_units)
+      : active_(active), tty_(active && isatty(STDERR_FILENO)), total_(total_units) {}
+  void start(std::size_t index, std::size_t count, const Experiment& e) {
+    experiment_ = "[" + std::to_string(index + 1) + "/" + std::to_string(count) + "] " +
+                  deck::to_string(e.type) + " " + e.name;
+    show("", true);
+  }
+  void advance(double units, const std::string& what) {
+    done_ += units;
+    show(what, !tty_);
+  }
+  void finish() {
+    if (tty_ && active_) std::cerr << "\n";
+    if (active_) std::cerr << "run: done in " << clock(elapsed()) << std::endl;
+  }
+
+ private:
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  }
+  static std::string clock(double seconds) {
+    const auto s = static_cast<long>(std::lround(seconds));
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+    return buf;
+  }
+  void show(const std::string& what, bool line) {
+    if (!active_) return;
+    const double fraction = total_ > 0 ? std::min(1.0, done_ / total_) : 0;
+    const double t = elapsed();
+    std::string left = "?";
+    if (fraction > 0.02 && t > 1) left = clock(t / fraction - t);
+    if (tty_) {
+      const int width = 24, filled = static_cast<int>(fraction * width);
+      std::cerr << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
+                << std::string(static_cast<std::size_t>(width - filled), '.') << "] "
+                << static_cast<int>(fraction * 100) << "% " << experiment_ << " " << what
+                << ", ~" << left << " left\033[K" << std::flush;
+    } else if (line) {
+      std::cerr << "run: " << static_cast<int>(fraction * 100) << "% " << experiment_
+                << (what.empty() ? "" : " " + what) << " (elapsed " << clock(t) << ", ~" << left
+                << " left)" << std::endl;
+    }
+  }
+  bool active_, tty_;
+  double total_, done_ = 0;
+  std::string experiment_;
+  std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
+};
+
+// Work units of an experiment (for the estimate of the time left only).
+double units_of(const Experiment& e, int procs) {
+  const double calls = e.iters + e.warmup;
+  const double backends = static_cast<double>(e.backends.size() + (e.baseline.empty() ? 0 : 1));
+  switch (e.type) {
+    case Type::bench: {
+      double u = 0;
+      for (std::size_t s : e.bench.sizes)
+        u += backends * calls * (1 + static_cast<double>(s) * procs / 65536);
+      return u;
+    }
+    case Type::fft: {
+      double volume = 1;
+#ifdef A2A_WITH_FFTW
+      for (auto n : fft::parse_grid(e.grid))
+        volume *= static_cast<double>(n);
+#endif
+      return backends * (calls + 2) * (1 + volume / 4096);
+    }
+    case Type::fft1d:
+      return backends * (calls + 2) * (1 + static_cast<double>(e.points) / 4096);
+    case Type::is:
+      return backends * calls * e.is_iterations *
+             (1 + static_cast<double>(is::class_params(e.is_class).total_keys()) / 65536);
+    case Type::model:
+      return 1;
+  }
+  return 1;
+}
+
+// A measured series: the record (attributes) and named per-iteration datasets.
+struct Output {
+  nlohmann::json record;
+  std::vector<std::pair<std::string, std::vector<double>>> datasets;
+  std::vector<std::pair<std::string, std::vector<std::uint64_t>>> counts;
+};
+
+struct ExperimentResult {
+  std::vector<Output> outputs;  // rank 0
+  std::size_t failures = 0;     // every rank
+};
+
+[[noreturn]] void fail_at(const toml::value& where, const std::string& message) {
+  throw Error(deck::error_at(where, message));
+}
+
+const toml::value& backends_key(const Experiment& e) {
+  return e.table.contains("backends") ? e.table.at("backends") : e.table;
+}
+
+// Runs `body` (which may throw a2a::Error, agreed on by all ranks) and re-throws the error
+// pointing at the deck line `where`.
+template <typename Body>
+void at_line(const toml::value& where, const std::string& context, Body&& body) {
+  try {
+    body();
+  } catch (const Error& err) {
+    const std::string what = err.what();
+    if (what.find(" --> ") != std::string::npos) throw;  // already names a line
+    fail_at(where, context + what);
+  }
+}
+
+// Collective: whether `spec` can run here, agreed on by all ranks.
+std::optional<std::string> applicable(const Session& session, const std::string& spec, Kind kind,
+                                      std::size_t bytes) {
+  auto why = check_applicable(spec, session.comm, kind, bytes);
+  int bad = why.has_value();
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, session.comm);
+  if (!bad) return std::nullopt;
+  return why.value_or("not applicable on some rank");
+}
+
+// ---- Checks before anything runs (collective; errors name the deck line) ----
+
+void validate(const Session& session, const Experiment& e) {
+  switch (e.type) {
+    case Type::bench:
+      if (e.all_backends) return;  // 'all' skips what cannot run, as a2a bench does
+      for (const std::string& spec : e.backends) {
+        for (std::size_t bytes : e.bench.sizes) {
+          if (auto why = applicable(session, spec, e.bench.kind(), bytes)) {
+            fail_at(backends_key(e), "backend '" + spec + "' cannot run at P=" +
+                                         std::to_string(session.procs) + ", " +
+                                         std::to_string(bytes) + " B: " + *why);
+          }
+        }
+      }
+      return;
+    case Type::fft:
+    case Type::fft1d: {
+#ifdef A2A_WITH_FFTW
+      // Plans are cheap with FFTW_ESTIMATE: make each once to find impossible combinations.
+      for (const std::string& spec : e.backends) {
+        at_line(backends_key(e), "backend '" + spec + "': ", [&] {
+          if (e.type == Type::fft1d) {
+            std::int64_t n1 = e.n1;
+            if (n1 == 0) {
+              for (std::int64_t f = 1; f * f <= e.points; ++f)
+                if (e.points % f == 0) n1 = f;
+            }
+            fft::SixStep probe(session.comm, n1, e.points / n1, spec, FFTW_ESTIMATE);
+          } else {
+            fft::Options o;
+            at_line(e.table.at("grid"), "", [&] { o.n = fft::parse_grid(e.grid); });
+            if (e.decomp == "slab") {
+              o.p1 = session.procs;
+            } else if (!e.proc_grid.empty()) {
+              at_line(e.table.at("proc_grid"), "", [&] {
+                const auto g = fft::parse_grid(e.proc_grid + "x1");
+                o.p1 = static_cast<int>(g[0]);
+                o.p2 = static_cast<int>(g[1]);
+                if (o.p1 * o.p2 != session.procs) {
+                  throw Error("proc_grid " + e.proc_grid + " has " + std::to_string(o.p1 * o.p2) +
+                              " ranks, the run has " + std::to_string(session.procs));
+                }
+              });
+            } else {
+              std::tie(o.p1, o.p2) = fft::square_grid(session.procs);
+            }
+            o.backend = spec;
+            o.r2c = e.transform == "r2c";
+            fft::Fft3d<double> probe(session.comm, o);
+          }
+        });
+      }
+      return;
+#else
+      fail_at(e.table, "this build has no FFTW (A2A_WITH_FFTW=OFF): fft experiments cannot run");
+#endif
+    }
+    case Type::is:
+      for (const std::string& spec : e.backends) {
+        if (auto why = applicable(session, spec, Kind::vector, 1)) {
+          fail_at(backends_key(e), "backend '" + spec + "' cannot run here: " + *why);
+        }
+      }
+      if (auto why = applicable(session, e.counts_backend, Kind::uniform, 4)) {
+        fail_at(e.table.contains("counts_backend") ? e.table.at("counts_backend") : e.table,
+                "counts backend '" + e.counts_backend + "': " + *why);
+      }
+      return;
+    case Type::model:
+      return;
+  }
+}
+
+// ---- The experiments ----
+
+// The ratio of every series to the `mpi` series of the same experiment and size.
+void add_vs_mpi(std::vector<Output>& outputs, const std::string& size_key) {
+  for (Output& o : outputs) {
+    for (const Output& base : outputs) {
+      if (base.record.value("label", "") != "mpi" || o.datasets.empty() || base.datasets.empty())
+        continue;
+      if (base.record.value(size_key, nlohmann::json()) != o.record.value(size_key, nlohmann::json()))
+        continue;
+      const stats::Ratio r = stats::median_ratio(o.datasets[0].second, base.datasets[0].second);
+      o.record["vs_mpi"] = r.value;
+      o.record["vs_mpi_ci95_low"] = r.ci95_low;
+      o.record["vs_mpi_ci95_high"] = r.ci95_high;
+    }
+  }
+}
+
+ExperimentResult run_bench(const Session& session, const Experiment& e, Progress& progress) {
+  ExperimentResult result;
+  const double per_backend = static_cast<double>(e.iters + e.warmup);
+  std::size_t last = 0;
+  const BenchResult sweep = bench_sweep(session, e.bench, [&](std::size_t si) {
+    if (si > 0) {
+      const double units = static_cast<double>(e.backends.size()) * per_backend *
+                           (1 + static_cast<double>(e.bench.sizes[last]) * session.procs / 65536);
+      progress.advance(units, std::to_string(e.bench.sizes[si]) + " B");
+    }
+    last = si;
+  });
+  progress.advance(static_cast<double>(e.backends.size()) * per_backend *
+                       (1 + static_cast<double>(e.bench.sizes[last]) * session.procs / 65536),
+                   "");
+  result.failures = sweep.failures;
+  for (const Series& s : sweep.series)
+    result.outputs.push_back({s.record, {{"times_us", s.times_us}}, {}});
+  return result;
+}
+
+#ifdef A2A_WITH_FFTW
+ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& progress) {
+  ExperimentResult result;
+  fft::Options o;
+  o.n = fft::parse_grid(e.grid);
+  if (e.decomp == "slab") {
+    o.p1 = session.procs;
+  } else if (!e.proc_grid.empty()) {
+    const auto g = fft::parse_grid(e.proc_grid + "x1");
+    o.p1 = static_cast<int>(g[0]);
+    o.p2 = static_cast<int>(g[1]);
+  } else {
+    std::tie(o.p1, o.p2) = fft::square_grid(session.procs);
+  }
+  const bool r2c = e.transform == "r2c", planewave = e.fft_check == "planewave";
+  o.r2c = r2c;
+  const std::array<std::int64_t, 3> spectrum_grid{o.n[0], o.n[1], r2c ? o.n[2] / 2 + 1 : o.n[2]};
+  const std::int64_t total = o.n[0] * o.n[1] * o.n[2];
+  const double bound = 1e-10;
+  const double unit = 1 + static_cast<double>(total) / 4096;
+
+  struct Entry {
+    std::string spec;
+    std::unique_ptr<fft::Fft3d<double>> fft;
+    std::vector<std::complex<double>> input, spectrum, back;
+    std::vector<double> real_input, real_back;
+    double error = 0;
+    std::vector<double> times, transpose, compute;
+  };
+  std::vector<Entry> entries;
+  std::vector<std::complex<double>> reference;  // rank 0: the serial spectrum
+  for (const std::string& spec : e.backends) {
+    Entry& x = entries.emplace_back();
+    x.spec = spec;
+    o.backend = spec;
+    x.fft = std::make_unique<fft::Fft3d<double>>(session.comm, o);
+    const Box in_box = r2c ? x.fft->real_box() : x.fft->input_box();
+    x.input = fft::fill<double>(in_box, o.n, planewave);
+    x.real_input = fft::real_parts(x.input);
+    x.spectrum.resize(static_cast<std::size_t>(x.fft->output_box().count()));
+    x.back.resize(x.input.size());
+    x.real_back.resize(x.input.size());
+  }
+  auto forward = [&](Entry& x) {
+    if (r2c)
+      x.fft->forward(x.real_input.data(), x.spectrum.data());
+    else
+      x.fft->forward(x.input.data(), x.spectrum.data());
+  };
+  auto backward = [&](Entry& x) {
+    if (r2c)
+      x.fft->backward(x.spectrum.data(), x.real_back.data());
+    else
+      x.fft->backward(x.spectrum.data(), x.back.data());
+  };
+  // Checks: once per backend, before timing.
+  for (Entry& x : entries) {
+    forward(x);
+    backward(x);
+    if (e.fft_check == "roundtrip") {
+      x.error = r2c ? fft::max_relative(session.comm, x.real_back, x.real_input)
+                    : fft::max_relative(session.comm, x.back, x.input);
+    } else if (e.fft_check != "none") {
+      const Box in_box = r2c ? x.fft->real_box() : x.fft->input_box();
+      const auto whole = fft::gather(session.comm, x.fft->output_box(), x.spectrum, spectrum_grid);
+      const auto whole_input = fft::gather(session.comm, in_box, x.input, o.n);
+      if (session.root()) {
+        if (reference.empty()) {
+          if (planewave) {
+            reference.assign(static_cast<std::size_t>(total), {});
+            const std::int64_t k = ((1 % o.n[0]) * o.n[1] + (2 % o.n[1])) * o.n[2] + (3 % o.n[2]);
+            reference[static_cast<std::size_t>(k)] = static_cast<double>(total);
+          } else {
+            reference = fft::serial_reference<double>(o.n, r2c, whole_input);
+          }
+        }
+        x.error = fft::relative_error(whole, reference);
+      }
+      MPI_Bcast(&x.error, 1, MPI_DOUBLE, 0, session.comm);
+    }
+    if (e.fft_check != "none" && x.error > bound) ++result.failures;
+    progress.advance(2 * unit, x.spec + " checked");
+  }
+  // FFTW's own MPI transform as one more series.
+  std::unique_ptr<fft::FftwMpi> baseline;
+  std::vector<double> baseline_times;
+  if (!e.baseline.empty()) {
+    baseline = std::make_unique<fft::FftwMpi>(session.comm, o.n, r2c, FFTW_ESTIMATE);
+    const auto slab = fft::fill<double>(baseline->real_box(), o.n, planewave);
+    if (r2c)
+      baseline->load(fft::real_parts(slab));
+    else
+      baseline->load(slab);
+  }
+  // Interleaved: A B C (baseline) A B C ...; warm-up rounds are not recorded.
+  for (int it = -e.warmup; it < e.iters; ++it) {
+    for (Entry& x : entries) {
+      const double t0 = x.fft->transpose_seconds, c0 = x.fft->compute_seconds;
+      const double us = slowest_us(session.comm, [&] {
+        forward(x);
+        backward(x);
+      });
+      double split[2] = {(x.fft->transpose_seconds - t0) * 1e6, (x.fft->compute_seconds - c0) * 1e6};
+      MPI_Reduce(session.root() ? MPI_IN_PLACE : split, split, 2, MPI_DOUBLE, MPI_MAX, 0,
+                 session.comm);
+      if (it >= 0) {
+        x.times.push_back(us);
+        x.transpose.push_back(split[0]);
+        x.compute.push_back(split[1]);
+      }
+    }
+    if (baseline) {
+      const double us = slowest_us(session.comm, [&] {
+        baseline->forward();
+        baseline->backward_normalized();
+      });
+      if (it >= 0) baseline_times.push_back(us);
+    }
+    progress.advance(static_cast<double>(entries.size() + (baseline ? 1 : 0)) * unit,
+                     it < 0 ? std::string("warm-up")
+                            : "iteration " + std::to_string(it + 1) + "/" + std::to_string(e.iters));
+  }
+  if (!session.root()) return result;
+  const double flops = (r2c ? 5.0 : 10.0) * static_cast<double>(total) *
+                       std::log2(static_cast<double>(total));
+  auto base_record = [&](const std::string& label, const std::string& backend) {
+    return nlohmann::json{{"app", "fft"},
+                          {"label", label},
+                          {"backend", backend},
+                          {"grid", e.grid},
+                          {"transform", e.transform},
+                          {"decomp", e.decomp},
+                          {"proc_grid", std::to_string(o.p1) + "x" + std::to_string(o.p2)},
+                          {"procs", session.procs},
+                          {"iters", e.iters}};
+  };
+  for (Entry& x : entries) {
+    nlohmann::json rec = base_record(x.spec, x.fft->backends());
+    const bool checked = e.fft_check != "none";
+    rec["check"] = checked ? (x.error <= bound ? "passed" : "failed") : "skipped";
+    rec["check_kind"] = e.fft_check;
+    rec["relative_error"] = x.error;
+    const stats::Summary s = stats::summarize(x.times);
+    put_summary(rec, s);
+    rec["transpose_us"] = stats::median(x.transpose);
+    rec["compute_us"] = stats::median(x.compute);
+    rec["gflops"] = flops / (s.median * 1e-6) / 1e9;
+    result.outputs.push_back({rec,
+                              {{"times_us", x.times},
+                               {"transpose_us", x.transpose},
+                               {"compute_us", x.compute}},
+                              {}});
+  }
+  if (baseline) {
+    nlohmann::json rec = base_record("fftw-mpi", "fftw-mpi");
+    rec["check"] = "skipped";
+    const stats::Summary s = stats::summarize(baseline_times);
+    put_summary(rec, s);
+    rec["gflops"] = flops / (s.median * 1e-6) / 1e9;
+    result.outputs.push_back({rec, {{"times_us", baseline_times}}, {}});
+  }
+  add_vs_mpi(result.outputs, "grid");
+  return result;
+}
+
+ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress& progress) {
+  ExperimentResult result;
+  std::int64_t n1 = e.n1;
+  if (n1 == 0) {
+    for (std::int64_t f = 1; f * f <= e.points; ++f)
+      if (e.points % f == 0) n1 = f;
+  }
+  const std::int64_t n2 = e.points / n1;
+  const double bound = 1e-10, unit = 1 + static_cast<double>(e.points) / 4096;
+  struct Entry {
+    std::string spec;
+    std::unique_ptr<fft::SixStep> fft;
+    std::vector<std::complex<double>> in, out;
+    double error = 0;
+    std::vector<double> times, transpose, compute;
+  };
+  std::vector<Entry> entries;
+  std::vector<std::complex<double>> reference;
+  for (const std::string& spec : e.backends) {
+    Entry& x = entries.emplace_back();
+    x.spec = spec;
+    x.fft = std::make_unique<fft::SixStep>(session.comm, n1, n2, spec, FFTW_ESTIMATE);
+    x.in.resize(static_cast<std::size_t>(x.fft->input_count()));
+    for (std::size_t i = 0; i < x.in.size(); ++i)
+      x.in[i] = fft::point(x.fft->input_first() + static_cast<std::int64_t>(i));
+    x.out.resize(static_cast<std::size_t>(x.fft->output_count()));
+    x.fft->forward(x.in.data(), x.out.data());
+    if (e.check) {
+      const auto got = fft::gather_blocks(session.comm, x.out);
+      if (session.root()) {
+        if (reference.empty()) {
+          reference.resize(static_cast<std::size_t>(e.points));
+          for (std::size_t i = 0; i < reference.size(); ++i)
+            reference[i] = fft::point(static_cast<std::int64_t>(i));
+          auto* d = reinterpret_cast<fftw_complex*>(reference.data());
+          fftw_plan p =
+              fftw_plan_dft_1d(static_cast<int>(e.points), d, d, FFTW_FORWARD, FFTW_ESTIMATE);
+          fftw_execute(p);
+          fftw_destroy_plan(p);
+        }
+        x.error = fft::relative_error(got, reference);
+      }
+      MPI_Bcast(&x.error, 1, MPI_DOUBLE, 0, session.comm);
+      if (x.error > bound) ++result.failures;
+    }
+    progress.advance(2 * unit, spec + " checked");
+  }
+  fftw_plan baseline = nullptr;
+  fftw_complex* data = nullptr;
+  std::vector<double> baseline_times;
+  if (!e.baseline.empty()) {
+    fftw_mpi_init();
+    ptrdiff_t ni = 0, i0 = 0, no = 0, o0 = 0;
+    const ptrdiff_t alloc = fftw_mpi_local_size_1d(e.points, session.comm, FFTW_FORWARD,
+                                                   FFTW_ESTIMATE, &ni, &i0, &no, &o0);
+    data = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
+    baseline = fftw_mpi_plan_dft_1d(e.points, data, data, session.comm, FFTW_FORWARD, FFTW_ESTIMATE);
+    int planned = baseline != nullptr;
+    MPI_Allreduce(MPI_IN_PLACE, &planned, 1, MPI_INT, MPI_LAND, session.comm);
+    if (!planned) {
+      if (baseline != nullptr) fftw_destroy_plan(baseline);
+      fftw_free(data);
+      fail_at(e.table.at("baseline"), "FFTW-MPI cannot plan a 1D transform of " +
+                                          std::to_string(e.points) + " points on " +
+                                          std::to_string(session.procs) + " ranks");
+    }
+    for (ptrdiff_t i = 0; i < ni; ++i) {
+      const auto v = fft::point(i0 + i);
+      data[i][0] = v.real();
+      data[i][1] = v.imag();
+    }
+  }
+  for (int it = -e.warmup; it < e.iters; ++it) {
+    for (Entry& x : entries) {
+      const double t0 = x.fft->transpose_seconds, c0 = x.fft->compute_seconds;
+      const double us = slowest_us(session.comm, [&] { x.fft->forward(x.in.data(), x.out.data()); });
+      double split[2] = {(x.fft->transpose_seconds - t0) * 1e6, (x.fft->compute_seconds - c0) * 1e6};
+      MPI_Reduce(session.root() ? MPI_IN_PLACE : split, split, 2, MPI_DOUBLE, MPI_MAX, 0,
+                 session.comm);
+      if (it >= 0) {
+        x.times.push_back(us);
+        x.transpose.push_back(split[0]);
+        x.compute.push_back(split[1]);
+      }
+    }
+    if (baseline != nullptr) {
+      const double us = slowest_us(session.comm, [&] { fftw_execute(baseline); });
+      if (it >= 0) baseline_times.push_back(us);
+    }
+    progress.advance(static_cast<double>(entries.size()) * unit,
+                     it < 0 ? std::string("warm-up")
+                            : "iteration " + std::to_string(it + 1) + "/" + std::to_string(e.iters));
+  }
+  if (baseline != nullptr) {
+    fftw_destroy_plan(baseline);
+    fftw_free(data);
+  }
+  if (!session.root()) return result;
+  const double n = static_cast<double>(e.points);
+  const double per_pair = static_cast<double>(e.points) /
+                          (static_cast<double>(session.procs) * session.procs) * 16;
+  auto base_record = [&](const std::string& label, const std::string& backend) {
+    return nlohmann::json{{"app", "fft1d"}, {"label", label},     {"backend", backend},
+                          {"points", e.points}, {"n1", n1},       {"n2", n2},
+                          {"procs", session.procs}, {"bytes", per_pair}, {"iters", e.iters}};
+  };
+  for (Entry& x : entries) {
+    nlohmann::json rec = base_record(x.spec, x.fft->backends());
+    rec["check"] = e.check ? (x.error <= bound ? "passed" : "failed") : "skipped";
+    rec["relative_error"] = x.error;
+    const stats::Summary s = stats::summarize(x.times);
+    put_summary(rec, s);
+    rec["transpose_us"] = stats::median(x.transpose);
+    rec["compute_us"] = stats::median(x.compute);
+    rec["gflops"] = 5 * n * std::log2(n) / (s.median * 1e-6) / 1e9;
+    result.outputs.push_back({rec,
+                              {{"times_us", x.times},
+                               {"transpose_us", x.transpose},
+                               {"compute_us", x.compute}},
+                              {}});
+  }
+  if (baseline != nullptr) {
+    nlohmann::json rec = base_record("fftw-mpi", "fftw-mpi");
+    rec["check"] = "skipped";
+    const stats::Summary s = stats::summarize(baseline_times);
+    put_summary(rec, s);
+    rec["gflops"] = 5 * n * std::log2(n) / (s.median * 1e-6) / 1e9;
+    result.outputs.push_back({rec, {{"times_us", baseline_times}}, {}});
+  }
+  add_vs_mpi(result.outputs, "points");
+  return result;
+}
+#endif
+
+// NPB IS: `iters` repetitions of the whole benchmark per backend, interleaved (A B C A B C).
+ExperimentResult run_is(const Session& session, const Experiment& e, Progress& progress) {
+  ExperimentResult result;
+  const is::ClassParams& c = is::class_params(e.is_class);
+  struct Entry {
+    std::string spec, name, counts_name;
+    std::vector<double> times, mops, keys_us;
+    bool verified = true;
+    double bytes = 0;
+  };
+  std::vector<Entry> entries;
+  for (const std::string& spec : e.backends)
+    entries.push_back({spec, "", "", {}, {}, {}, true, 0});
+  const double unit =
+      e.is_iterations * (1 + static_cast<double>(c.total_keys()) / 65536);
+  for (int rep = -e.warmup; rep < e.iters; ++rep) {
+    for (Entry& x : entries) {
+      is::Options opt;
+      opt.class_name = e.is_class;
+      opt.backend = x.spec;
+      opt.counts_backend = e.counts_backend;
+      opt.iterations = e.is_iterations;
+      const is::Result r = is::run(opt, session.comm);
+      if (rep < 0) continue;
+      x.verified = x.verified && r.verified();
+      x.times.insert(x.times.end(), r.iteration_us.begin(), r.iteration_us.end());
+      x.mops.push_back(r.time_s > 0 ? e.is_iterations * static_cast<double>(c.total_keys()) /
+                                          r.time_s / 1e6
+                                    : 0.0);
+      x.keys_us.push_back(r.keys_us);
+      x.name = r.backend_name;
+      x.counts_name = r.counts_backend_name;
+      x.bytes = r.mean_exchange_bytes;
+    }
+    progress.advance(static_cast<double>(entries.size()) * unit,
+                     rep < 0 ? std::string("warm-up")
+                             : "repetition " + std::to_string(rep + 1) + "/" + std::to_string(e.iters));
+  }
+  for (const Entry& x : entries)
+    if (!x.verified) ++result.failures;
+  if (!session.root()) return result;
+  for (const Entry& x : entries) {
+    nlohmann::json rec = {{"app", "is"},
+                          {"label", x.spec},
+                          {"backend", x.name},
+                          {"counts_backend", x.counts_name},
+                          {"class", std::string(1, c.name)},
+                          {"procs", session.procs},
+                          {"bytes", x.bytes},
+                          {"iters", e.is_iterations},
+                          {"repetitions", e.iters},
+                          {"check", x.verified ? "passed" : "failed"},
+                          {"mops_total", stats::median(x.mops)}};
+    put_summary(rec, stats::summarize(x.times));
+    result.outputs.push_back(
+        {rec, {{"times_us", x.times}, {"mops_total", x.mops}, {"keys_exchange_us", x.keys_us}}, {}});
+  }
+  add_vs_mpi(result.outputs, "class");
+  return result;
+}
+
+// K and D of TRA (Propositions 1-4) against the radix: the data of configurable-alltoall Fig. 4.
+ExperimentResult run_model(const Session& session, const Experiment& e) {
+  ExperimentResult result;
+  if (!session.root()) return result;
+  std::vector<std::uint64_t> radix = e.radices, rounds, blocks;
+  if (radix.empty()) {
+    for (std::uint64_t r = 2; r <= std::max<std::uint64_t>(2, e.model_procs); ++r)
+      radix.push_back(r);
+  }
+  for (std::uint64_t r : radix) {
+    const model::RadixCost cost = model::tra_cost(e.model_procs, r);
+    rounds.push_back(cost.rounds);
+    blocks.push_back(cost.blocks);
+  }
+  result.outputs.push_back({{{"app", "model"},
+                             {"label", "tra"},
+                             {"procs", e.model_procs},
+                             {"sqrt_radix", model::sqrt_radix(e.model_procs)}},
+                            {},
+                            {{"radix", radix}, {"rounds", rounds}, {"blocks", blocks}}});
+  return result;
+}
+
+// ---- Run metadata and the results file ----
+
+nlohmann::json run_metadata(const Session& session, const deck::Deck& d,
+                            const std::string& command_line) {
+  char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0, major = 0, minor = 0;
+  MPI_Get_library_version(library, &length);
+  MPI_Get_version(&major, &minor);
+  char host[MPI_MAX_PROCESSOR_NAME] = {};
+  MPI_Get_processor_name(host, &length);
+  std::vector<char> hosts(static_cast<std::size_t>(session.procs) * MPI_MAX_PROCESSOR_NAME);
+  MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts.data(), MPI_MAX_PROCESSOR_NAME,
+             MPI_CHAR, 0, session.comm);
+  MPI_Comm node;
+  MPI_Comm_split_type(session.comm, MPI_COMM_TYPE_SHARED, session.rank, MPI_INFO_NULL, &node);
+  int on_node = 1;
+  MPI_Comm_size(node, &on_node);
+  MPI_Comm_free(&node);
+  int per_node[2] = {on_node, -on_node};
+  MPI_Allreduce(MPI_IN_PLACE, per_node, 2, MPI_INT, MPI_MAX, session.comm);
+  std::set<std::string> unique;
+  for (int p = 0; p < session.procs; ++p)
+    unique.insert(std::string(&hosts[static_cast<std::size_t>(p) * MPI_MAX_PROCESSOR_NAME]));
+  std::string host_list;
+  for (const auto& h : unique)
+    host_list += (host_list.empty() ? "" : ",") + h;
+  const std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  std::string lib(library);
+  while (!lib.empty() && (lib.back() == '\n' || lib.back() == ' ')) lib.pop_back();
+  nlohmann::json m = {{"format", "a2a-results-1"},
+                      {"deck", d.file},
+                      {"deck_title", d.title},
+                      {"deck_text", d.text},
+                      {"created", stamp},
+                      {"command", command_line},
+                      {"procs", session.procs},
+                      {"nodes", static_cast<int>(unique.size())},
+                      {"ranks_per_node_max", per_node[0]},
+                      {"ranks_per_node_min", -per_node[1]},
+                      {"hostnames", host_list},
+                      {"mpi_library", lib},
+                      {"mpi_version", std::to_string(major) + "." + std::to_string(minor)},
+                      {"a2a_version", A2A_VERSION},
+                      {"git_commit", A2A_GIT_COMMIT},
+                      {"compiler", std::string("g++/clang ") + __VERSION__}};
+#ifdef A2A_WITH_FFTW
+  m["fftw_version"] = std::string(fftw_version);
+#endif
+#ifdef A2A_WITH_HDF5
+  m["hdf5_version"] = io::hdf5_version();
+#endif
+  return m;
+}
+
+std::string default_output(const std::string& deck_file) {
+  const std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  return "results/" + std::filesystem::path(deck_file).stem().string() + "-" + stamp + ".h5";
+}
+
+std::string experiment_group(std::size_t index, const Experiment& e) {
+  char prefix[32];
+  std::snprintf(prefix, sizeof prefix, "%02zu-", index);
+  return "/experiments/" + std::string(prefix) + e.name;
+}
+
+std::string summary_size(const nlohmann::json& r) {
+  const std::string app = r.value("app", "");
+  if (app == "fft") return r.value("grid", "") + " " + r.value("transform", "");
+  if (app == "fft1d") return "N=" + std::to_string(r.value("points", 0LL));
+  if (app == "is") return "class " + r.value("class", "");
+  std::string size = std::to_string(r.value("bytes", 0ULL)) + " B";
+  if (r.contains("distribution")) size += " " + r.value("distribution", "");
+  return size;
+}
+
+}  // namespace
+
+Runner setup_run(CLI::App& app, const Session& session) {
+  struct Options {
+    std::string deck, output, format = "table";
+    bool dry_run = false;
+    std::string command;
+  };
+  auto opt = std::make_shared<Options>();
+  auto* sub = app.add_subcommand("run", "Run a deck of experiments (TOML); results in HDF5");
+  sub->add_option("deck", opt->deck, "the deck, e.g. inputs/demo.toml")->required();
+  sub->add_option("--output,-o", opt->output,
+                  "results file (default results/<deck>-<timestamp>.h5); 'none' writes none");
+  sub->add_option("--format", opt->format, "summary as table, csv or json")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  sub->add_flag("--dry-run", opt->dry_run,
+                "parse and check the deck (plans made once), run nothing, write nothing");
+
+  return [session, opt]() {
+    const Format format = parse_format(opt->format);
+    // Rank 0 reads the deck; every rank parses the same text, so errors are identical.
+    std::string text;
+    long long size = -1;
+    if (session.root()) {
+      std::ifstream in(opt->deck, std::ios::binary);
+      if (in) {
+        std::ostringstream all;
+        all << in.rdbuf();
+        text = all.str();
+        size = static_cast<long long>(text.size());
+      }
+    }
+    MPI_Bcast(&size, 1, MPI_LONG_LONG, 0, session.comm);
+    if (size < 0) throw Error("cannot read deck '" + opt->deck + "'");
+    text.resize(static_cast<std::size_t>(size));
+    MPI_Bcast(text.data(), static_cast<int>(size), MPI_CHAR, 0, session.comm);
+    const deck::Deck d = deck::parse(text, opt->deck);
+#ifndef A2A_WITH_HDF5
+    if (opt->output != "none" && !opt->dry_run) {
+      throw Error("this build has no HDF5 (A2A_WITH_HDF5=OFF): use --output none");
+    }
+#endif
+    for (const Experiment& e : d.experiments)
+      validate(session, e);
+    if (session.root()) {
+      std::cerr << "run: " << opt->deck << ": " << d.experiments.size()
+                << " experiments checked at P=" << session.procs << std::endl;
+    }
+    if (opt->dry_run) return 0;
+
+    std::string output = opt->output.empty() ? default_output(opt->deck) : opt->output;
+    const nlohmann::json metadata =
+        run_metadata(session, d, "a2a run " + opt->deck + (opt->output.empty() ? "" : " -o " + output));
+#ifdef A2A_WITH_HDF5
+    // Create the file first: an unwritable path fails before hours of measurement.
+    std::unique_ptr<io::ResultsWriter> writer;
+    int created = 1;
+    std::string why;
+    if (session.root() && output != "none") {
+      try {
+        writer = std::make_unique<io::ResultsWriter>(output);
+        writer->attributes("/", metadata);
+      } catch (const Error& err) {
+        created = 0;
+        why = err.what();
+      }
+    }
+    MPI_Bcast(&created, 1, MPI_INT, 0, session.comm);
+    if (!created) throw Error(why.empty() ? "cannot create '" + output + "'" : why);
+#endif
+
+    double total = 0;
+    for (const Experiment& e : d.experiments)
+      total += units_of(e, session.procs);
+    Progress progress(session.root(), total);
+    std::vector<nlohmann::json> summary;
+    std::size_t failures = 0;
+    for (std::size_t i = 0; i < d.experiments.size(); ++i) {
+      const Experiment& e = d.experiments[i];
+      progress.start(i, d.experiments.size(), e);
+      ExperimentResult r;
+      switch (e.type) {
+        case Type::bench:
+          r = run_bench(session, e, progress);
+          break;
+#ifdef A2A_WITH_FFTW
+        case Type::fft:
+          r = run_fft(session, e, progress);
+          break;
+        case Type::fft1d:
+          r = run_fft1d(session, e, progress);
+          break;
+#else
+        case Type::fft:
+        case Type::fft1d:
+          break;  // rejected by validate()
+#endif
+        case Type::is:
+          r = run_is(session, e, progress);
+          break;
+        case Type::model:
+          r = run_model(session, e);
+          progress.advance(1, "");
+          break;
+      }
+      failures += r.failures;
+      if (!session.root()) continue;
+      for (Output& o : r.outputs) {
+        o.record["experiment"] = e.name;
+        o.record["type"] = deck::to_string(e.type);
+        if (e.type != Type::model) summary.push_back(o.record);
+      }
+#ifdef A2A_WITH_HDF5
+      if (writer) {
+        const std::string group = experiment_group(i, e);
+        writer->attributes(group, e.params);
+        for (std::size_t s = 0; s < r.outputs.size(); ++s) {
+          char index[32];
+          std::snprintf(index, sizeof index, "%03zu", s);
+          const std::string series = group + "/series/" + index;
+          writer->attributes(series, r.outputs[s].record);
+          for (const auto& [name, values] : r.outputs[s].datasets)
+            writer->dataset(series + "/" + name, values);
+          for (const auto& [name, values] : r.outputs[s].counts)
+            writer->dataset(series + "/" + name, values);
+        }
+      }
+#endif
+    }
+    progress.finish();
+#ifdef A2A_WITH_HDF5
+    writer.reset();  // closes the file before we say where it is
+#endif
+
+    unsigned long long failed = failures;
+    MPI_Bcast(&failed, 1, MPI_UNSIGNED_LONG_LONG, 0, session.comm);
+    if (session.root()) {
+      for (auto& r : summary) {
+        r["size"] = summary_size(r);
+        char ci[64];
+        std::snprintf(ci, sizeof ci, "%.1f-%.1f", r.value("ci95_low_us", 0.0),
+                      r.value("ci95_high_us", 0.0));
+        r["ci95_us"] = ci;
+        if (r.contains("vs_mpi")) {
+          std::snprintf(ci, sizeof ci, "%.2f-%.2f", r.value("vs_mpi_ci95_low", 0.0),
+                        r.value("vs_mpi_ci95_high", 0.0));
+          r["vs_mpi_ci95"] = ci;
+        }
+      }
+      if (format == Format::table) {
+        std::cout << "a2a run " << opt->deck << (d.title.empty() ? "" : ": " + d.title) << "\n"
+                  << "P=" << session.procs
+                  << "; per experiment and backend the slowest rank's time per iteration in "
+                     "microseconds: median with bootstrap 95% CI, mean/min/max; vs_mpi = "
+                     "median / median(mpi) with its CI\n";
+        write_records(std::cout, summary,
+                      {"experiment", "label", "size", "median_us", "ci95_us", "mean_us", "min_us",
+                       "max_us", "vs_mpi", "vs_mpi_ci95", "check"},
+                      format);
+      } else {
+        for (auto& r : summary) {
+          if (format == Format::json) {
+            r.erase("ci95_us");
+            r.erase("vs_mpi_ci95");
+          }
+        }
+        write_records(std::cout, summary,
+                      {"experiment", "type", "label", "backend", "procs", "size", "bytes",
+                       "median_us", "mean_us", "min_us", "max_us", "ci95_low_us", "ci95_high_us",
+                       "vs_mpi", "vs_mpi_ci95_low", "vs_mpi_ci95_high", "iters", "check"},
+                      format);
+      }
+      if (output != "none") std::cerr << "run: results in " << output << std::endl;
+      if (failed) std::cerr << "run: " << failed << " CHECKS FAILED" << std::endl;
+    }
+    return failed == 0 ? 0 : 1;
+  };
+}
+
+}  // namespace a2a::app

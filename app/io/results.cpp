@@ -1,0 +1,124 @@
+#include "io/results.hpp"
+
+#include <hdf5.h>
+
+#include <filesystem>
+
+#include "a2a/error.hpp"
+
+namespace a2a::io {
+namespace {
+
+void check(herr_t status, const std::string& what) {
+  if (status < 0) throw Error("HDF5: " + what);
+}
+
+void put_string(hid_t where, const std::string& name, const std::string& value) {
+  hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  H5Tset_cset(type, H5T_CSET_UTF8);
+  hid_t space = H5Screate(H5S_SCALAR);
+  hid_t attr = H5Acreate2(where, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT);
+  const char* text = value.c_str();
+  const herr_t status = attr < 0 ? -1 : H5Awrite(attr, type, &text);
+  if (attr >= 0) H5Aclose(attr);
+  H5Sclose(space);
+  H5Tclose(type);
+  check(status, "cannot write attribute '" + name + "'");
+}
+
+template <typename T>
+void put_scalar(hid_t where, const std::string& name, hid_t type, T value) {
+  hid_t space = H5Screate(H5S_SCALAR);
+  hid_t attr = H5Acreate2(where, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT);
+  const herr_t status = attr < 0 ? -1 : H5Awrite(attr, type, &value);
+  if (attr >= 0) H5Aclose(attr);
+  H5Sclose(space);
+  check(status, "cannot write attribute '" + name + "'");
+}
+
+template <typename T>
+void put_dataset(hid_t file, const std::string& path, hid_t type, const std::vector<T>& values) {
+  const hsize_t n = values.size();
+  hid_t space = H5Screate_simple(1, &n, nullptr);
+  hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+  H5Pset_create_intermediate_group(lcpl, 1);
+  hid_t set = H5Dcreate2(file, path.c_str(), type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+  const herr_t status =
+      set < 0 ? -1 : H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+  if (set >= 0) H5Dclose(set);
+  H5Pclose(lcpl);
+  H5Sclose(space);
+  check(status, "cannot write dataset '" + path + "'");
+}
+
+}  // namespace
+
+ResultsWriter::ResultsWriter(const std::string& path) : path_(path) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported by us, once
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ignored;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
+  file_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (file_ < 0) throw Error("cannot create results file '" + path + "'");
+}
+
+ResultsWriter::~ResultsWriter() {
+  if (file_ >= 0) H5Fclose(file_);
+}
+
+std::int64_t ResultsWriter::group(const std::string& path) {
+  if (path == "/") return H5Oopen(file_, "/", H5P_DEFAULT);
+  if (H5Lexists(file_, path.c_str(), H5P_DEFAULT) > 0) {
+    return H5Gopen2(file_, path.c_str(), H5P_DEFAULT);
+  }
+  hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+  H5Pset_create_intermediate_group(lcpl, 1);
+  const hid_t g = H5Gcreate2(file_, path.c_str(), lcpl, H5P_DEFAULT, H5P_DEFAULT);
+  H5Pclose(lcpl);
+  if (g < 0) throw Error("HDF5: cannot create group '" + path + "'");
+  return g;
+}
+
+void ResultsWriter::attributes(const std::string& path, const nlohmann::json& attributes) {
+  const hid_t g = group(path);
+  try {
+    for (const auto& [key, value] : attributes.items()) {
+      if (H5Aexists(g, key.c_str()) > 0) H5Adelete(g, key.c_str());
+      if (value.is_string()) {
+        put_string(g, key, value.get<std::string>());
+      } else if (value.is_boolean()) {
+        put_scalar<std::int8_t>(g, key, H5T_NATIVE_INT8, value.get<bool>() ? 1 : 0);
+      } else if (value.is_number_unsigned()) {
+        put_scalar<std::int64_t>(g, key, H5T_NATIVE_INT64,
+                                 static_cast<std::int64_t>(value.get<std::uint64_t>()));
+      } else if (value.is_number_integer()) {
+        put_scalar<std::int64_t>(g, key, H5T_NATIVE_INT64, value.get<std::int64_t>());
+      } else if (value.is_number_float()) {
+        put_scalar<double>(g, key, H5T_NATIVE_DOUBLE, value.get<double>());
+      } else if (!value.is_null()) {
+        put_string(g, key, value.dump());
+      }
+    }
+  } catch (...) {
+    H5Oclose(g);
+    throw;
+  }
+  H5Oclose(g);
+}
+
+void ResultsWriter::dataset(const std::string& path, const std::vector<double>& values) {
+  put_dataset(file_, path, H5T_NATIVE_DOUBLE, values);
+}
+
+void ResultsWriter::dataset(const std::string& path, const std::vector<std::uint64_t>& values) {
+  put_dataset(file_, path, H5T_NATIVE_UINT64, values);
+}
+
+std::string hdf5_version() {
+  unsigned major = 0, minor = 0, release = 0;
+  H5get_libversion(&major, &minor, &release);
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(release);
+}
+
+}  // namespace a2a::io

@@ -1,0 +1,71 @@
+// Run decks (TOML): the experiments `a2a run` performs, parsed and checked before anything runs.
+//
+//   [deck]                      # optional defaults for every experiment
+//   title = "..."               # what the deck reproduces
+//   iters = 20                  # timed iterations (bench, fft, fft1d) or repetitions (is)
+//   warmup = 3
+//   check = true
+//
+//   [[bench]]                   # backends x sizes, Alltoall or Alltoallv
+//   backends = "all" | ["mpi", "tra:r=4"]
+//   sizes = "8:4096" | [8, "64K"]
+//   vector = "random"           # Alltoallv counts from this distribution (omit: Alltoall)
+//
+//   [[fft]]   grid, decomp, proc_grid, transform, check, baseline = "fftw-mpi", backends
+//   [[fft1d]] points, n1, check, baseline = "fftw-mpi", backends
+//   [[is]]    class, iterations (NPB's, per repetition), counts_backend, backends
+//   [[model]] procs, radix = "all" | [2, 4, ...]   (K and D of TRA, Propositions 1-4)
+//
+// Every table may set name, iters, warmup and check. Unknown keys, wrong types and values out
+// of range are errors that name the file and line (a2a::Error).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <toml.hpp>
+#include <vector>
+
+#include "bench_sweep.hpp"
+
+namespace a2a::app::deck {
+
+enum class Type { bench, fft, fft1d, is, model };
+const char* to_string(Type type);
+
+struct Experiment {
+  Type type = Type::bench;
+  std::string name;
+  toml::value table;      // the deck's table, for error messages that point at a line
+  nlohmann::json params;  // the table's keys as given, plus the defaults applied
+  std::vector<std::string> backends;  // explicit specs; empty with all_backends
+  bool all_backends = false;
+  int iters = 10, warmup = 2;
+  bool check = true;
+  BenchConfig bench;  // bench: algorithms, sizes, distribution (iters/warmup/check copied)
+  // fft
+  std::string grid, decomp = "pencil", proc_grid, transform = "c2c", fft_check = "serial";
+  std::string baseline;  // "fftw-mpi" or ""
+  // fft1d
+  std::int64_t points = 0, n1 = 0;
+  // is
+  char is_class = 'S';
+  int is_iterations = 10;
+  std::string counts_backend = "mpi";
+  // model
+  std::uint64_t model_procs = 0;
+  std::vector<std::uint64_t> radices;  // empty: every r in 2..P
+};
+
+struct Deck {
+  std::string file, text, title;
+  std::vector<Experiment> experiments;  // in deck order, bench before fft... as written
+};
+
+// Parses and checks a deck's text. Throws a2a::Error naming file and line.
+Deck parse(const std::string& text, const std::string& file);
+
+// "FILE:LINE: message" and the deck line underlined, for errors found after parsing.
+std::string error_at(const toml::value& where, const std::string& message);
+
+}  // namespace a2a::app::deck
