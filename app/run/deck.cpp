@@ -308,7 +308,11 @@ std::string error_at(const toml::value& where, const std::string& message) {
   const auto& loc = where.location();
   std::string text = loc.file_name() + ":" + std::to_string(loc.line()) + ": " + message;
   // toml11's excerpt: the line with the value underlined.
-  text += "\n" + toml::format_error("", where, "here", {}, false);
+  std::string excerpt = toml::format_error("", where, "here", {}, false);
+  if (const auto first = excerpt.find('\n'); first != std::string::npos) {
+    excerpt.erase(0, first + 1);  // toml11's empty "[error]" heading
+  }
+  text += "\n" + excerpt;
   while (!text.empty() && text.back() == '\n')
     text.pop_back();
   return text;

@@ -1,0 +1,165 @@
+// Run decks (app/run/deck): every shipped deck parses; malformed decks, unknown keys, wrong
+// types and impossible values are rejected with an error that names the file and the line.
+// Needs no MPI launch: parsing is local (every rank of `a2a run` parses the same text).
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "a2a/error.hpp"
+#include "run/deck.hpp"
+#include "serial_checks.hpp"
+
+namespace {
+
+using a2a::app::deck::Type;
+
+std::string read(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream all;
+  all << in.rdbuf();
+  return all.str();
+}
+
+// The error parsing `text` gives, or "" when it parses.
+std::string error_of(const std::string& text) {
+  try {
+    a2a::app::deck::parse(text, "deck.toml");
+  } catch (const a2a::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  a2a::test::SerialChecks check("deck");
+  const std::filesystem::path source = argc > 1 ? argv[1] : ".";
+
+  // Every deck we ship parses.
+  int decks = 0;
+  for (const auto& dir : {source / "inputs", source / "inputs" / "simulation"}) {
+    if (!std::filesystem::exists(dir)) continue;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.path().extension() != ".toml") continue;
+      ++decks;
+      std::string error;
+      try {
+        const auto d = a2a::app::deck::parse(read(entry.path()), entry.path().string());
+        check(!d.experiments.empty(), entry.path().string() + " has experiments");
+      } catch (const a2a::Error& e) {
+        error = e.what();
+      }
+      check(error.empty(), entry.path().string() + " parses: " + error);
+    }
+  }
+  check(decks >= 2, "found the shipped decks under " + source.string());
+
+  // A good deck: values, defaults, deck order across types, backends.
+  const std::string good = R"([deck]
+title = "t"
+iters = 7
+warmup = 1
+
+[[is]]
+class = "W"
+backends = ["mpi", "sloav"]
+
+[[bench]]
+name = "b"
+backends = "mpi, tra_v:r=3"
+sizes = [8, "1K", "2:8"]
+vector = "random"
+check = false
+
+[[bench]]
+backends = "all"
+sizes = "16:64"
+iters = 3
+
+[[fft]]
+grid = "8x9x10"
+decomp = "slab"
+transform = "r2c"
+check = "roundtrip"
+backends = "all"
+
+[[model]]
+procs = 64
+radix = [2, 8]
+)";
+  try {
+    const auto d = a2a::app::deck::parse(good, "good.toml");
+    check(d.title == "t", "title");
+    check(d.experiments.size() == 5, "five experiments");
+    const auto& e = d.experiments;
+    check(e[0].type == Type::is && e[0].is_class == 'W' && e[0].iters == 7 && e[0].warmup == 1,
+          "is first (deck order), defaults from [deck]");
+    check(e[1].type == Type::bench && e[1].name == "b" && !e[1].check, "bench named b, no check");
+    check((e[1].bench.sizes == std::vector<std::size_t>{8, 1024, 2, 4, 8}), "sizes mixed forms");
+    check(e[1].bench.distribution == "random" && e[1].bench.kind() == a2a::Kind::vector,
+          "vector distribution");
+    check((e[1].backends == std::vector<std::string>{"mpi", "tra_v:r=3"}), "comma-separated specs");
+    check(e[2].all_backends && e[2].bench.algorithms == "all" && e[2].iters == 3 &&
+              e[2].name == "bench-2",
+          "second bench: all, own iters, default name");
+    check(e[3].type == Type::fft && e[3].decomp == "slab" && e[3].transform == "r2c" &&
+              e[3].fft_check == "roundtrip" && e[3].all_backends,
+          "fft keys");
+    check(e[4].type == Type::model && e[4].model_procs == 64 &&
+              (e[4].radices == std::vector<std::uint64_t>{2, 8}),
+          "model");
+    check(e[1].params.value("vector", "") == "random" && e[1].params.value("iters", 0) == 7,
+          "params carry keys and defaults");
+  } catch (const a2a::Error& err) {
+    check(false, std::string("good deck parses: ") + err.what());
+  }
+
+  // Bad decks: (text, the line the error must name, words it must contain).
+  struct Bad {
+    std::string text;
+    int line;
+    std::string words;
+  };
+  const std::vector<Bad> bad = {
+      {"[[bench]]\nbackends = \"all\"\nsizes = \"8:64\"\nsize = 3\n", 4, "unknown key 'size'"},
+      {"[[bench]]\nbackends = [\"mpi\", \"nosuch\"]\nsizes = \"8\"\n", 2, "unknown backend 'nosuch'"},
+      {"[[bench]]\nbackends = \"tra:radix=2\"\nsizes = \"8\"\n", 2, "no parameter 'radix'"},
+      {"[[bench]]\nbackends = \"sloav\"\nsizes = \"8\"\n", 2, "does not support the uniform"},
+      {"[[bench]]\nbackends = \"all\"\nsizes = \"8:lots\"\n", 3, "not a byte count"},
+      {"[[bench]]\nbackends = \"all\"\nsizes = \"8\"\niters = 0\n", 4, "out of range"},
+      {"[[bench]]\nbackends = \"all\"\nsizes = \"8\"\nvector = \"nosuch\"\n", 4, "not one of"},
+      {"[[bench]]\nbackends = \"all\"\nsizes = \"8\"\ncheck = \"yes\"\n", 4, "true or false"},
+      {"\n[[bench]]\nbackends = \"all\"\n", 2, "needs 'sizes'"},
+      {"[[fft]]\ngrid = \"8x8x8\"\nbackends = \"tra\"\n", 3, "does not support the vector"},
+      {"[[fft]]\ngrid = \"8x8x8\"\nbackends = \"all\"\ndecomp = \"cube\"\n", 4, "not one of"},
+      {"[[fft]]\ngrid = \"8x8x8\"\nbackends = \"all\"\ndecomp = \"slab\"\nproc_grid = \"2x2\"\n",
+       5, "needs decomp"},
+      {"[[fft]]\ngrid = \"8x8x8\"\nbackends = \"all\"\ntransform = \"r2c\"\ncheck = \"planewave\"\n",
+       5, "planewave"},
+      {"[[fft1d]]\npoints = 100\nn1 = 7\nbackends = \"all\"\n", 3, "does not divide"},
+      {"[[is]]\nclass = \"X\"\nbackends = \"all\"\n", 2, "not one of"},
+      {"[[is]]\nbackends = \"all\"\ncheck = false\n", 3, "always verifies"},
+      {"[[model]]\nprocs = 16\nradix = [2, 1]\n", 3, "a radix is an integer"},
+      {"[bench]\nbackends = \"all\"\n", 1, "array of tables"},
+      {"[[sort]]\nbackends = \"all\"\n", 1, "unknown experiment 'sort'"},
+      {"[deck]\nrepeat = 3\n[[model]]\nprocs = 4\n", 2, "unknown key 'repeat' in [deck]"},
+      {"[[model]]\nprocs = 4\nname = \"m\"\n[[model]]\nprocs = 8\nname = \"m\"\n", 6,
+       "two experiments are named 'm'"},
+  };
+  for (const Bad& b : bad) {
+    const std::string error = error_of(b.text);
+    const std::string where = "deck.toml:" + std::to_string(b.line) + ":";
+    check(error.find(where) != std::string::npos && error.find(b.words) != std::string::npos,
+          "expected '" + where + " ... " + b.words + "', got: " + error);
+  }
+  // Malformed TOML: toml11 names the line ("--> deck.toml" and " 3 | ...").
+  const std::string syntax = error_of("[[bench]]\nbackends = \"all\"\nsizes = [8, 16\n");
+  check(syntax.find("malformed TOML") != std::string::npos &&
+            syntax.find("deck.toml") != std::string::npos &&
+            syntax.find(" 3 |") != std::string::npos,
+        "syntax error names the line: " + syntax);
+  check(error_of("# nothing\n").find("no experiments") != std::string::npos, "empty deck");
+  return check.finish();
+}
