@@ -104,141 +104,142 @@ BenchResult bench_sweep(const Session& session, const BenchConfig& config,
   const int P = session.procs, me = session.rank;
   BenchResult result;
 
-    for (std::size_t si = 0; si < sizes.size(); ++si) {
-      const std::size_t bytes = sizes[si];
-      if (progress) progress(si);
-      const VectorLayout layout =
-          vector ? distribution_layout(config.distribution, P, me, bytes) : VectorLayout::uniform(P, bytes);
-      std::vector<Entry> entries;
-      for (const std::string& spec : specs) {
-        if (all) {
-          // 'all' skips what cannot run here (e.g. P not divisible by q); an explicit request
-          // gets the error instead.
-          if (auto why = check_applicable(spec, session.comm, kind, bytes)) {
-            if (session.root()) std::cerr << "bench: skipping " << spec << ": " << *why << "\n";
-            continue;
+  for (std::size_t si = 0; si < sizes.size(); ++si) {
+    const std::size_t bytes = sizes[si];
+    if (progress) progress(si);
+    const VectorLayout layout = vector ? distribution_layout(config.distribution, P, me, bytes)
+                                       : VectorLayout::uniform(P, bytes);
+    std::vector<Entry> entries;
+    for (const std::string& spec : specs) {
+      if (all) {
+        // 'all' skips what cannot run here (e.g. P not divisible by q); an explicit request
+        // gets the error instead.
+        if (auto why = check_applicable(spec, session.comm, kind, bytes)) {
+          if (session.root()) std::cerr << "bench: skipping " << spec << ": " << *why << "\n";
+          continue;
+        }
+      }
+      entries.push_back(
+          {spec,
+           vector ? Plan(spec, session.comm, layout) : Plan(spec, session.comm, bytes),
+           {},
+           "skipped"});
+    }
+
+    std::vector<std::byte> send(layout.send_extent()), recv(layout.recv_extent());
+    for (int d = 0; d < P; ++d) {
+      const auto i = static_cast<std::size_t>(d);
+      fill_pattern(send.data() + layout.send_displs[i], layout.send_counts[i], me, d);
+    }
+
+    if (config.check) {
+      // Two independent references: MPI's own collective, and the pattern itself.
+      std::vector<std::byte> expected(recv.size()), reference(recv.size());
+      for (int s = 0; s < P; ++s) {
+        const auto i = static_cast<std::size_t>(s);
+        fill_pattern(expected.data() + layout.recv_displs[i], layout.recv_counts[i], s, me);
+      }
+      const bool mpi_reference = layout.send_extent() <= static_cast<std::size_t>(INT_MAX) &&
+                                 layout.recv_extent() <= static_cast<std::size_t>(INT_MAX);
+      if (mpi_reference && !vector) {
+        MPI_Alltoall(send.data(), static_cast<int>(bytes), MPI_BYTE, reference.data(),
+                     static_cast<int>(bytes), MPI_BYTE, session.comm);
+      } else if (mpi_reference) {
+        const std::vector<int> sc(layout.send_counts.begin(), layout.send_counts.end()),
+            sd(layout.send_displs.begin(), layout.send_displs.end()),
+            rc(layout.recv_counts.begin(), layout.recv_counts.end()),
+            rd(layout.recv_displs.begin(), layout.recv_displs.end());
+        MPI_Alltoallv(send.data(), sc.data(), sd.data(), MPI_BYTE, reference.data(), rc.data(),
+                      rd.data(), MPI_BYTE, session.comm);
+      }
+      const std::vector<std::byte> send_copy = send;
+      for (Entry& e : entries) {
+        std::fill(recv.begin(), recv.end(), std::byte{0xA5});
+        e.plan.execute(send.data(), recv.data());
+        std::size_t wrong = count_mismatches(recv, expected);
+        if (mpi_reference) wrong += count_mismatches(recv, reference);
+        wrong += count_mismatches(send, send_copy);
+        unsigned long long total = wrong;
+        MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, session.comm);
+        e.check = total == 0 ? "passed" : "failed";
+        if (total != 0) {
+          ++result.failures;
+          if (session.root()) {
+            std::cerr << "bench: CHECK FAILED: " << e.plan.name() << " at " << bytes
+                      << " B: " << total << " wrong bytes over all ranks\n";
           }
+          send = send_copy;
         }
-        entries.push_back(
-            {spec,
-             vector ? Plan(spec, session.comm, layout) : Plan(spec, session.comm, bytes),
-             {},
-             "skipped"});
-      }
-
-      std::vector<std::byte> send(layout.send_extent()), recv(layout.recv_extent());
-      for (int d = 0; d < P; ++d) {
-        const auto i = static_cast<std::size_t>(d);
-        fill_pattern(send.data() + layout.send_displs[i], layout.send_counts[i], me, d);
-      }
-
-      if (config.check) {
-        // Two independent references: MPI's own collective, and the pattern itself.
-        std::vector<std::byte> expected(recv.size()), reference(recv.size());
-        for (int s = 0; s < P; ++s) {
-          const auto i = static_cast<std::size_t>(s);
-          fill_pattern(expected.data() + layout.recv_displs[i], layout.recv_counts[i], s, me);
-        }
-        const bool mpi_reference = layout.send_extent() <= static_cast<std::size_t>(INT_MAX) &&
-                                   layout.recv_extent() <= static_cast<std::size_t>(INT_MAX);
-        if (mpi_reference && !vector) {
-          MPI_Alltoall(send.data(), static_cast<int>(bytes), MPI_BYTE, reference.data(),
-                       static_cast<int>(bytes), MPI_BYTE, session.comm);
-        } else if (mpi_reference) {
-          const std::vector<int> sc(layout.send_counts.begin(), layout.send_counts.end()),
-              sd(layout.send_displs.begin(), layout.send_displs.end()),
-              rc(layout.recv_counts.begin(), layout.recv_counts.end()),
-              rd(layout.recv_displs.begin(), layout.recv_displs.end());
-          MPI_Alltoallv(send.data(), sc.data(), sd.data(), MPI_BYTE, reference.data(), rc.data(),
-                        rd.data(), MPI_BYTE, session.comm);
-        }
-        const std::vector<std::byte> send_copy = send;
-        for (Entry& e : entries) {
-          std::fill(recv.begin(), recv.end(), std::byte{0xA5});
-          e.plan.execute(send.data(), recv.data());
-          std::size_t wrong = count_mismatches(recv, expected);
-          if (mpi_reference) wrong += count_mismatches(recv, reference);
-          wrong += count_mismatches(send, send_copy);
-          unsigned long long total = wrong;
-          MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, session.comm);
-          e.check = total == 0 ? "passed" : "failed";
-          if (total != 0) {
-            ++result.failures;
-            if (session.root()) {
-              std::cerr << "bench: CHECK FAILED: " << e.plan.name() << " at " << bytes
-                        << " B: " << total << " wrong bytes over all ranks\n";
-            }
-            send = send_copy;
-          }
-        }
-      }
-
-      for (int it = 0; it < config.warmup; ++it) {
-        for (Entry& e : entries) {
-          MPI_Barrier(session.comm);
-          e.plan.execute(send.data(), recv.data());
-        }
-      }
-      for (int it = 0; it < config.iters; ++it) {
-        for (Entry& e : entries) {
-          MPI_Barrier(session.comm);
-          const double t0 = MPI_Wtime();
-          e.plan.execute(send.data(), recv.data());
-          double elapsed = MPI_Wtime() - t0;
-          MPI_Reduce(session.root() ? MPI_IN_PLACE : &elapsed, &elapsed, 1, MPI_DOUBLE, MPI_MAX, 0,
-                     session.comm);
-          if (session.root()) e.times.push_back(elapsed * 1e6);
-        }
-      }
-
-      // Mean bytes per peer over all ranks (the vector kind's actual volume).
-      unsigned long long volume = 0;
-      for (std::size_t c : layout.send_counts)
-        volume += c;
-      MPI_Allreduce(MPI_IN_PLACE, &volume, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, session.comm);
-      if (!session.root()) continue;
-      const Entry* baseline = nullptr;
-      for (const Entry& e : entries) {
-        if (Spec::parse(e.spec).name == "mpi") baseline = &e;
-      }
-      for (const Entry& e : entries) {
-        const stats::Summary s = stats::summarize(e.times);
-        const Counters& c = e.plan.counters();
-        nlohmann::json rec = {{"app", "bench"},
-                              {"backend", e.plan.name()},
-                              {"label", e.plan.label()},
-                              {"kind", to_string(kind)},
-                              {"procs", P},
-                              {"bytes", bytes},
-                              {"iters", config.iters},
-                              {"check", e.check},
-                              {"rounds", c.rounds},
-                              {"blocks_sent", c.blocks_sent},
-                              {"messages_sent", c.messages_sent},
-                              {"bytes_sent", c.bytes_sent}};
-        put_summary(rec, s);
-        if (vector) {
-          rec["distribution"] = config.distribution;
-          rec["mean_bytes"] = static_cast<double>(volume) / (static_cast<double>(P) * P);
-        }
-        if (c.rounds_intra + c.rounds_inter > 0) {
-          rec["rounds_intra"] = c.rounds_intra;
-          rec["rounds_inter"] = c.rounds_inter;
-          rec["blocks_intra"] = c.blocks_intra;
-          rec["blocks_inter"] = c.blocks_inter;
-        }
-        if (baseline != nullptr) {
-          const stats::Ratio r = stats::median_ratio(e.times, baseline->times);
-          rec["vs_mpi"] = r.value;
-          rec["vs_mpi_ci95_low"] = r.ci95_low;
-          rec["vs_mpi_ci95_high"] = r.ci95_high;
-        }
-        char ci[64];
-        std::snprintf(ci, sizeof ci, "%.1f-%.1f", s.ci95_low, s.ci95_high);
-        rec["ci95_us"] = ci;
-        result.series.push_back({rec, e.times});
       }
     }
+
+    for (int it = 0; it < config.warmup; ++it) {
+      for (Entry& e : entries) {
+        MPI_Barrier(session.comm);
+        e.plan.execute(send.data(), recv.data());
+      }
+    }
+    for (int it = 0; it < config.iters; ++it) {
+      for (Entry& e : entries) {
+        MPI_Barrier(session.comm);
+        const double t0 = MPI_Wtime();
+        e.plan.execute(send.data(), recv.data());
+        double elapsed = MPI_Wtime() - t0;
+        MPI_Reduce(session.root() ? MPI_IN_PLACE : &elapsed, &elapsed, 1, MPI_DOUBLE, MPI_MAX, 0,
+                   session.comm);
+        if (session.root()) e.times.push_back(elapsed * 1e6);
+      }
+    }
+
+    // Mean bytes per peer over all ranks (the vector kind's actual volume).
+    unsigned long long volume = 0;
+    for (std::size_t c : layout.send_counts)
+      volume += c;
+    MPI_Allreduce(MPI_IN_PLACE, &volume, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, session.comm);
+    if (!session.root()) continue;
+    const Entry* baseline = nullptr;
+    for (const Entry& e : entries) {
+      if (Spec::parse(e.spec).name == "mpi") baseline = &e;
+    }
+    for (const Entry& e : entries) {
+      const stats::Summary s = stats::summarize(e.times);
+      const Counters& c = e.plan.counters();
+      nlohmann::json rec = {{"app", "bench"},
+                            {"backend", e.plan.name()},
+                            {"label", e.plan.label()},
+                            {"spec", e.spec},
+                            {"kind", to_string(kind)},
+                            {"procs", P},
+                            {"bytes", bytes},
+                            {"iters", config.iters},
+                            {"check", e.check},
+                            {"rounds", c.rounds},
+                            {"blocks_sent", c.blocks_sent},
+                            {"messages_sent", c.messages_sent},
+                            {"bytes_sent", c.bytes_sent}};
+      put_summary(rec, s);
+      if (vector) {
+        rec["distribution"] = config.distribution;
+        rec["mean_bytes"] = static_cast<double>(volume) / (static_cast<double>(P) * P);
+      }
+      if (c.rounds_intra + c.rounds_inter > 0) {
+        rec["rounds_intra"] = c.rounds_intra;
+        rec["rounds_inter"] = c.rounds_inter;
+        rec["blocks_intra"] = c.blocks_intra;
+        rec["blocks_inter"] = c.blocks_inter;
+      }
+      if (baseline != nullptr) {
+        const stats::Ratio r = stats::median_ratio(e.times, baseline->times);
+        rec["vs_mpi"] = r.value;
+        rec["vs_mpi_ci95_low"] = r.ci95_low;
+        rec["vs_mpi_ci95_high"] = r.ci95_high;
+      }
+      char ci[64];
+      std::snprintf(ci, sizeof ci, "%.1f-%.1f", s.ci95_low, s.ci95_high);
+      rec["ci95_us"] = ci;
+      result.series.push_back({rec, e.times});
+    }
+  }
 
   return result;
 }

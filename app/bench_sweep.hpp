@@ -13,9 +13,9 @@
 namespace a2a::app {
 
 struct BenchConfig {
-  std::string algorithms = "all";    // comma-separated specs, or "all" of the kind
-  std::vector<std::size_t> sizes;    // bytes per peer (vector: the largest block)
-  std::string distribution;          // "" = uniform (Alltoall), else Alltoallv counts
+  std::string algorithms = "all";  // comma-separated specs, or "all" of the kind
+  std::vector<std::size_t> sizes;  // bytes per peer (vector: the largest block)
+  std::string distribution;        // "" = uniform (Alltoall), else Alltoallv counts
   int iters = 50, warmup = 5;
   bool check = false;
   bool all() const { return algorithms == "all"; }

@@ -85,8 +85,8 @@ class Progress {
       const int width = 24, filled = static_cast<int>(fraction * width);
       std::cerr << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
                 << std::string(static_cast<std::size_t>(width - filled), '.') << "] "
-                << static_cast<int>(fraction * 100) << "% " << experiment_ << " " << what
-                << ", ~" << left << " left\033[K" << std::flush;
+                << static_cast<int>(fraction * 100) << "% " << experiment_ << " " << what << ", ~"
+                << left << " left\033[K" << std::flush;
     } else if (line) {
       std::cerr << "run: " << static_cast<int>(fraction * 100) << "% " << experiment_
                 << (what.empty() ? "" : " " + what) << " (elapsed " << clock(t) << ", ~" << left
@@ -181,9 +181,9 @@ void validate(const Session& session, const Experiment& e) {
       for (const std::string& spec : e.backends) {
         for (std::size_t bytes : e.bench.sizes) {
           if (auto why = applicable(session, spec, e.bench.kind(), bytes)) {
-            fail_at(backends_key(e), "backend '" + spec + "' cannot run at P=" +
-                                         std::to_string(session.procs) + ", " +
-                                         std::to_string(bytes) + " B: " + *why);
+            fail_at(backends_key(e), "backend '" + spec +
+                                         "' cannot run at P=" + std::to_string(session.procs) +
+                                         ", " + std::to_string(bytes) + " B: " + *why);
           }
         }
       }
@@ -254,7 +254,8 @@ void add_vs_mpi(std::vector<Output>& outputs, const std::string& size_key) {
     for (const Output& base : outputs) {
       if (base.record.value("label", "") != "mpi" || o.datasets.empty() || base.datasets.empty())
         continue;
-      if (base.record.value(size_key, nlohmann::json()) != o.record.value(size_key, nlohmann::json()))
+      if (base.record.value(size_key, nlohmann::json()) !=
+          o.record.value(size_key, nlohmann::json()))
         continue;
       const stats::Ratio r = stats::median_ratio(o.datasets[0].second, base.datasets[0].second);
       o.record["vs_mpi"] = r.value;
@@ -387,7 +388,8 @@ ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& 
         forward(x);
         backward(x);
       });
-      double split[2] = {(x.fft->transpose_seconds - t0) * 1e6, (x.fft->compute_seconds - c0) * 1e6};
+      double split[2] = {(x.fft->transpose_seconds - t0) * 1e6,
+                         (x.fft->compute_seconds - c0) * 1e6};
       MPI_Reduce(session.root() ? MPI_IN_PLACE : split, split, 2, MPI_DOUBLE, MPI_MAX, 0,
                  session.comm);
       if (it >= 0) {
@@ -404,12 +406,13 @@ ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& 
       if (it >= 0) baseline_times.push_back(us);
     }
     progress.advance(static_cast<double>(entries.size() + (baseline ? 1 : 0)) * unit,
-                     it < 0 ? std::string("warm-up")
-                            : "iteration " + std::to_string(it + 1) + "/" + std::to_string(e.iters));
+                     it < 0
+                         ? std::string("warm-up")
+                         : "iteration " + std::to_string(it + 1) + "/" + std::to_string(e.iters));
   }
   if (!session.root()) return result;
-  const double flops = (r2c ? 5.0 : 10.0) * static_cast<double>(total) *
-                       std::log2(static_cast<double>(total));
+  const double flops =
+      (r2c ? 5.0 : 10.0) * static_cast<double>(total) * std::log2(static_cast<double>(total));
   auto base_record = [&](const std::string& label, const std::string& backend) {
     return nlohmann::json{{"app", "fft"},
                           {"label", label},
@@ -432,11 +435,10 @@ ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& 
     rec["transpose_us"] = stats::median(x.transpose);
     rec["compute_us"] = stats::median(x.compute);
     rec["gflops"] = flops / (s.median * 1e-6) / 1e9;
-    result.outputs.push_back({rec,
-                              {{"times_us", x.times},
-                               {"transpose_us", x.transpose},
-                               {"compute_us", x.compute}},
-                              {}});
+    result.outputs.push_back(
+        {rec,
+         {{"times_us", x.times}, {"transpose_us", x.transpose}, {"compute_us", x.compute}},
+         {}});
   }
   if (baseline) {
     nlohmann::json rec = base_record("fftw-mpi", "fftw-mpi");
@@ -506,7 +508,8 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
     const ptrdiff_t alloc = fftw_mpi_local_size_1d(e.points, session.comm, FFTW_FORWARD,
                                                    FFTW_ESTIMATE, &ni, &i0, &no, &o0);
     data = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
-    baseline = fftw_mpi_plan_dft_1d(e.points, data, data, session.comm, FFTW_FORWARD, FFTW_ESTIMATE);
+    baseline =
+        fftw_mpi_plan_dft_1d(e.points, data, data, session.comm, FFTW_FORWARD, FFTW_ESTIMATE);
     int planned = baseline != nullptr;
     MPI_Allreduce(MPI_IN_PLACE, &planned, 1, MPI_INT, MPI_LAND, session.comm);
     if (!planned) {
@@ -525,8 +528,10 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
   for (int it = -e.warmup; it < e.iters; ++it) {
     for (Entry& x : entries) {
       const double t0 = x.fft->transpose_seconds, c0 = x.fft->compute_seconds;
-      const double us = slowest_us(session.comm, [&] { x.fft->forward(x.in.data(), x.out.data()); });
-      double split[2] = {(x.fft->transpose_seconds - t0) * 1e6, (x.fft->compute_seconds - c0) * 1e6};
+      const double us =
+          slowest_us(session.comm, [&] { x.fft->forward(x.in.data(), x.out.data()); });
+      double split[2] = {(x.fft->transpose_seconds - t0) * 1e6,
+                         (x.fft->compute_seconds - c0) * 1e6};
       MPI_Reduce(session.root() ? MPI_IN_PLACE : split, split, 2, MPI_DOUBLE, MPI_MAX, 0,
                  session.comm);
       if (it >= 0) {
@@ -540,8 +545,9 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
       if (it >= 0) baseline_times.push_back(us);
     }
     progress.advance(static_cast<double>(entries.size()) * unit,
-                     it < 0 ? std::string("warm-up")
-                            : "iteration " + std::to_string(it + 1) + "/" + std::to_string(e.iters));
+                     it < 0
+                         ? std::string("warm-up")
+                         : "iteration " + std::to_string(it + 1) + "/" + std::to_string(e.iters));
   }
   if (baseline != nullptr) {
     fftw_destroy_plan(baseline);
@@ -549,11 +555,11 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
   }
   if (!session.root()) return result;
   const double n = static_cast<double>(e.points);
-  const double per_pair = static_cast<double>(e.points) /
-                          (static_cast<double>(session.procs) * session.procs) * 16;
+  const double per_pair =
+      static_cast<double>(e.points) / (static_cast<double>(session.procs) * session.procs) * 16;
   auto base_record = [&](const std::string& label, const std::string& backend) {
-    return nlohmann::json{{"app", "fft1d"}, {"label", label},     {"backend", backend},
-                          {"points", e.points}, {"n1", n1},       {"n2", n2},
+    return nlohmann::json{{"app", "fft1d"},         {"label", label},    {"backend", backend},
+                          {"points", e.points},     {"n1", n1},          {"n2", n2},
                           {"procs", session.procs}, {"bytes", per_pair}, {"iters", e.iters}};
   };
   for (Entry& x : entries) {
@@ -565,11 +571,10 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
     rec["transpose_us"] = stats::median(x.transpose);
     rec["compute_us"] = stats::median(x.compute);
     rec["gflops"] = 5 * n * std::log2(n) / (s.median * 1e-6) / 1e9;
-    result.outputs.push_back({rec,
-                              {{"times_us", x.times},
-                               {"transpose_us", x.transpose},
-                               {"compute_us", x.compute}},
-                              {}});
+    result.outputs.push_back(
+        {rec,
+         {{"times_us", x.times}, {"transpose_us", x.transpose}, {"compute_us", x.compute}},
+         {}});
   }
   if (baseline != nullptr) {
     nlohmann::json rec = base_record("fftw-mpi", "fftw-mpi");
@@ -597,8 +602,7 @@ ExperimentResult run_is(const Session& session, const Experiment& e, Progress& p
   std::vector<Entry> entries;
   for (const std::string& spec : e.backends)
     entries.push_back({spec, "", "", {}, {}, {}, true, 0});
-  const double unit =
-      e.is_iterations * (1 + static_cast<double>(c.total_keys()) / 65536);
+  const double unit = e.is_iterations * (1 + static_cast<double>(c.total_keys()) / 65536);
   for (int rep = -e.warmup; rep < e.iters; ++rep) {
     for (Entry& x : entries) {
       is::Options opt;
@@ -610,17 +614,18 @@ ExperimentResult run_is(const Session& session, const Experiment& e, Progress& p
       if (rep < 0) continue;
       x.verified = x.verified && r.verified();
       x.times.insert(x.times.end(), r.iteration_us.begin(), r.iteration_us.end());
-      x.mops.push_back(r.time_s > 0 ? e.is_iterations * static_cast<double>(c.total_keys()) /
-                                          r.time_s / 1e6
-                                    : 0.0);
+      x.mops.push_back(r.time_s > 0
+                           ? e.is_iterations * static_cast<double>(c.total_keys()) / r.time_s / 1e6
+                           : 0.0);
       x.keys_us.push_back(r.keys_us);
       x.name = r.backend_name;
       x.counts_name = r.counts_backend_name;
       x.bytes = r.mean_exchange_bytes;
     }
     progress.advance(static_cast<double>(entries.size()) * unit,
-                     rep < 0 ? std::string("warm-up")
-                             : "repetition " + std::to_string(rep + 1) + "/" + std::to_string(e.iters));
+                     rep < 0
+                         ? std::string("warm-up")
+                         : "repetition " + std::to_string(rep + 1) + "/" + std::to_string(e.iters));
   }
   for (const Entry& x : entries)
     if (!x.verified) ++result.failures;
@@ -639,7 +644,9 @@ ExperimentResult run_is(const Session& session, const Experiment& e, Progress& p
                           {"mops_total", stats::median(x.mops)}};
     put_summary(rec, stats::summarize(x.times));
     result.outputs.push_back(
-        {rec, {{"times_us", x.times}, {"mops_total", x.mops}, {"keys_exchange_us", x.keys_us}}, {}});
+        {rec,
+         {{"times_us", x.times}, {"mops_total", x.mops}, {"keys_exchange_us", x.keys_us}},
+         {}});
   }
   add_vs_mpi(result.outputs, "class");
   return result;
@@ -679,8 +686,8 @@ nlohmann::json run_metadata(const Session& session, const deck::Deck& d,
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   MPI_Get_processor_name(host, &length);
   std::vector<char> hosts(static_cast<std::size_t>(session.procs) * MPI_MAX_PROCESSOR_NAME);
-  MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts.data(), MPI_MAX_PROCESSOR_NAME,
-             MPI_CHAR, 0, session.comm);
+  MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+             0, session.comm);
   MPI_Comm node;
   MPI_Comm_split_type(session.comm, MPI_COMM_TYPE_SHARED, session.rank, MPI_INFO_NULL, &node);
   int on_node = 1;
@@ -698,7 +705,8 @@ nlohmann::json run_metadata(const Session& session, const deck::Deck& d,
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   std::string lib(library);
-  while (!lib.empty() && (lib.back() == '\n' || lib.back() == ' ')) lib.pop_back();
+  while (!lib.empty() && (lib.back() == '\n' || lib.back() == ' '))
+    lib.pop_back();
   nlohmann::json m = {{"format", "a2a-results-1"},
                       {"deck", d.file},
                       {"deck_title", d.title},
@@ -798,8 +806,8 @@ Runner setup_run(CLI::App& app, const Session& session) {
     if (opt->dry_run) return 0;
 
     std::string output = opt->output.empty() ? default_output(opt->deck) : opt->output;
-    const nlohmann::json metadata =
-        run_metadata(session, d, "a2a run " + opt->deck + (opt->output.empty() ? "" : " -o " + output));
+    const nlohmann::json metadata = run_metadata(
+        session, d, "a2a run " + opt->deck + (opt->output.empty() ? "" : " -o " + output));
 #ifdef A2A_WITH_HDF5
     // Create the file first: an unwritable path fails before hours of measurement.
     std::unique_ptr<io::ResultsWriter> writer;

@@ -124,7 +124,8 @@ radix = [2, 8]
   };
   const std::vector<Bad> bad = {
       {"[[bench]]\nbackends = \"all\"\nsizes = \"8:64\"\nsize = 3\n", 4, "unknown key 'size'"},
-      {"[[bench]]\nbackends = [\"mpi\", \"nosuch\"]\nsizes = \"8\"\n", 2, "unknown backend 'nosuch'"},
+      {"[[bench]]\nbackends = [\"mpi\", \"nosuch\"]\nsizes = \"8\"\n", 2,
+       "unknown backend 'nosuch'"},
       {"[[bench]]\nbackends = \"tra:radix=2\"\nsizes = \"8\"\n", 2, "no parameter 'radix'"},
       {"[[bench]]\nbackends = \"sloav\"\nsizes = \"8\"\n", 2, "does not support the uniform"},
       {"[[bench]]\nbackends = \"all\"\nsizes = \"8:lots\"\n", 3, "not a byte count"},
@@ -134,9 +135,10 @@ radix = [2, 8]
       {"\n[[bench]]\nbackends = \"all\"\n", 2, "needs 'sizes'"},
       {"[[fft]]\ngrid = \"8x8x8\"\nbackends = \"tra\"\n", 3, "does not support the vector"},
       {"[[fft]]\ngrid = \"8x8x8\"\nbackends = \"all\"\ndecomp = \"cube\"\n", 4, "not one of"},
-      {"[[fft]]\ngrid = \"8x8x8\"\nbackends = \"all\"\ndecomp = \"slab\"\nproc_grid = \"2x2\"\n",
-       5, "needs decomp"},
-      {"[[fft]]\ngrid = \"8x8x8\"\nbackends = \"all\"\ntransform = \"r2c\"\ncheck = \"planewave\"\n",
+      {"[[fft]]\ngrid = \"8x8x8\"\nbackends = \"all\"\ndecomp = \"slab\"\nproc_grid = \"2x2\"\n", 5,
+       "needs decomp"},
+      {"[[fft]]\ngrid = \"8x8x8\"\nbackends = \"all\"\ntransform = \"r2c\"\ncheck = "
+       "\"planewave\"\n",
        5, "planewave"},
       {"[[fft1d]]\npoints = 100\nn1 = 7\nbackends = \"all\"\n", 3, "does not divide"},
       {"[[is]]\nclass = \"X\"\nbackends = \"all\"\n", 2, "not one of"},

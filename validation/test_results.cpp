@@ -65,23 +65,21 @@ std::vector<T> read_dataset(hid_t file, const char* path, hid_t memory) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   a2a::test::SerialChecks check("results");
-  const std::string path =
-      (std::filesystem::temp_directory_path() / ("a2a-test-results-" + std::to_string(getpid())) /
-       "nested" / "r.h5")
-          .string();
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("a2a-test-results-" + std::to_string(getpid())) / "nested" / "r.h5")
+                               .string();
   const std::vector<double> times = {1.5, 2.25, 1e-3, 7e6};
   const std::vector<std::uint64_t> counts = {0, 1, std::uint64_t{1} << 40};
   {
     a2a::io::ResultsWriter w(path);  // creates the missing parent directories
     w.attributes("/", {{"format", "a2a-results-1"}, {"procs", 12}, {"deck_text", "a = \"ü\"\n"}});
     w.attributes("/experiments/00-x", {{"type", "bench"}, {"iters", 4}});
-    w.attributes("/experiments/00-x/series/000",
-                 {{"label", "tra:r=4"},
-                  {"bytes", std::uint64_t{1} << 33},
-                  {"median_us", 2.5},
-                  {"negative", -3},
-                  {"passed", true},
-                  {"sizes", {8, 16}}});
+    w.attributes("/experiments/00-x/series/000", {{"label", "tra:r=4"},
+                                                  {"bytes", std::uint64_t{1} << 33},
+                                                  {"median_us", 2.5},
+                                                  {"negative", -3},
+                                                  {"passed", true},
+                                                  {"sizes", {8, 16}}});
     w.dataset("/experiments/00-x/series/000/times_us", times);
     w.dataset("/experiments/00-x/series/000/radix", counts);
     w.attributes("/experiments/00-x", {{"iters", 5}});  // rewriting an attribute replaces it
@@ -109,9 +107,9 @@ int main(int argc, char** argv) {
     check(scalar_attribute(s, "bytes", H5T_NATIVE_INT64, H5T_INTEGER, bytes) &&
               bytes == (std::int64_t{1} << 33),
           "64-bit byte count (over 4 GiB)");
-    check(scalar_attribute(s, "negative", H5T_NATIVE_INT64, H5T_INTEGER, negative) &&
-              negative == -3,
-          "negative integer");
+    check(
+        scalar_attribute(s, "negative", H5T_NATIVE_INT64, H5T_INTEGER, negative) && negative == -3,
+        "negative integer");
     check(scalar_attribute(s, "median_us", H5T_NATIVE_DOUBLE, H5T_FLOAT, median) && median == 2.5,
           "float attribute");
     check(scalar_attribute(s, "passed", H5T_NATIVE_INT8, H5T_INTEGER, passed) && passed == 1,
@@ -119,8 +117,8 @@ int main(int argc, char** argv) {
     check(string_attribute(s, "label") == "tra:r=4", "label");
     check(string_attribute(s, "sizes") == "[8,16]", "arrays as JSON text");
     H5Gclose(s);
-    check(read_dataset<double>(file, "/experiments/00-x/series/000/times_us",
-                               H5T_NATIVE_DOUBLE) == times,
+    check(read_dataset<double>(file, "/experiments/00-x/series/000/times_us", H5T_NATIVE_DOUBLE) ==
+              times,
           "float64 dataset read back exactly");
     check(read_dataset<std::uint64_t>(file, "/experiments/00-x/series/000/radix",
                                       H5T_NATIVE_UINT64) == counts,

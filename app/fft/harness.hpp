@@ -114,7 +114,6 @@ std::vector<std::complex<Real>> gather(MPI_Comm comm, const Box& b,
   return grid;
 }
 
-
 // FFTW's own MPI 3D transform (x-slabs of FFTW's choosing) on the same input: the baseline.
 // c2c, or r2c/c2r in place with FFTW's padded real layout (rows of 2 (n2/2 + 1) reals).
 class FftwMpi {
@@ -174,7 +173,6 @@ class FftwMpi {
   fftw_complex* data_ = nullptr;
   fftw_plan forward_ = nullptr, backward_ = nullptr;
 };
-
 
 template <typename Real>
 std::vector<Real> real_parts(const std::vector<std::complex<Real>>& v) {
@@ -241,8 +239,8 @@ inline std::complex<double> point(std::int64_t i) {
 }
 
 // Concatenates every rank's block on rank 0, in rank order.
-inline std::vector<std::complex<double>> gather_blocks(MPI_Comm comm,
-                                                const std::vector<std::complex<double>>& mine) {
+inline std::vector<std::complex<double>> gather_blocks(
+    MPI_Comm comm, const std::vector<std::complex<double>>& mine) {
   int procs = 1, rank = 0;
   MPI_Comm_size(comm, &procs);
   MPI_Comm_rank(comm, &rank);

@@ -66,7 +66,8 @@ std::string one_of(const toml::value& table, const std::string& key,
 void read_backends(Experiment& e, Kind kind) {
   if (!e.table.contains("backends")) {
     if (e.type == Type::model) return;
-    fail(e.table, std::string("[[") + to_string(e.type) + "]] needs 'backends' (\"all\" or a list)");
+    fail(e.table,
+         std::string("[[") + to_string(e.type) + "]] needs 'backends' (\"all\" or a list)");
   }
   const toml::value& v = e.table.at("backends");
   std::vector<std::string> specs;
@@ -218,7 +219,8 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
       e.grid = text_of(table, "grid");
       if (has("decomp")) e.decomp = one_of(table, "decomp", {"slab", "pencil"});
       if (has("proc_grid")) {
-        if (e.decomp != "pencil") fail(table.at("proc_grid"), "proc_grid needs decomp = \"pencil\"");
+        if (e.decomp != "pencil")
+          fail(table.at("proc_grid"), "proc_grid needs decomp = \"pencil\"");
         e.proc_grid = text_of(table, "proc_grid");
       }
       if (has("transform")) e.transform = one_of(table, "transform", {"c2c", "r2c"});
@@ -263,7 +265,8 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
         } else if (r.is_array()) {
           for (const toml::value& x : r.as_array()) {
             if (!x.is_integer() || x.as_integer() < 2 ||
-                static_cast<std::uint64_t>(x.as_integer()) > std::max<std::uint64_t>(2, e.model_procs)) {
+                static_cast<std::uint64_t>(x.as_integer()) >
+                    std::max<std::uint64_t>(2, e.model_procs)) {
               fail(x, "a radix is an integer in [2; max(2, procs)]");
             }
             e.radices.push_back(static_cast<std::uint64_t>(x.as_integer()));
@@ -346,12 +349,13 @@ Deck parse(const std::string& text, const std::string& file) {
     }
     const auto type = kTypes.find(key);
     if (type == kTypes.end()) {
-      fail(value, "unknown experiment '" + key + "' (known: [[bench]] [[fft]] [[fft1d]] [[is]] "
-                  "[[model]], and [deck])");
+      fail(value, "unknown experiment '" + key +
+                      "' (known: [[bench]] [[fft]] [[fft1d]] [[is]] "
+                      "[[model]], and [deck])");
     }
     if (!value.is_array()) {
-      fail(value, "'" + key + "' must be an array of tables: write [[" + key + "]], not [" + key +
-                      "]");
+      fail(value,
+           "'" + key + "' must be an array of tables: write [[" + key + "]], not [" + key + "]");
     }
   }
   if (defaults->contains("title")) deck.title = text_of(*defaults, "title");
@@ -377,8 +381,9 @@ Deck parse(const std::string& text, const std::string& file) {
     deck.experiments.push_back(std::move(e));
   }
   if (deck.experiments.empty()) {
-    throw Error(file + ": the deck has no experiments ([[bench]], [[fft]], [[fft1d]], [[is]], "
-                       "[[model]])");
+    throw Error(file +
+                ": the deck has no experiments ([[bench]], [[fft]], [[fft1d]], [[is]], "
+                "[[model]])");
   }
   return deck;
 }

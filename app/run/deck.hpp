@@ -36,8 +36,8 @@ const char* to_string(Type type);
 struct Experiment {
   Type type = Type::bench;
   std::string name;
-  toml::value table;      // the deck's table, for error messages that point at a line
-  nlohmann::json params;  // the table's keys as given, plus the defaults applied
+  toml::value table;                  // the deck's table, for error messages that point at a line
+  nlohmann::json params;              // the table's keys as given, plus the defaults applied
   std::vector<std::string> backends;  // explicit specs; empty with all_backends
   bool all_backends = false;
   int iters = 10, warmup = 2;
