@@ -4,7 +4,12 @@
 
 #include <mpi.h>
 
+// SimGrid's smpicxx force-includes smpi_helpers.h, whose exit(x) macro breaks CLI11's
+// App::exit: keep it out of CLI11's way.
+#pragma push_macro("exit")
+#undef exit
 #include <CLI/CLI.hpp>
+#pragma pop_macro("exit")
 #include <functional>
 #include <string>
 

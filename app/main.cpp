@@ -1,7 +1,12 @@
 // a2a: one executable, one subcommand per file (cmd_*.cpp).
 #include <mpi.h>
 
+// SimGrid's smpicxx force-includes smpi_helpers.h, whose exit(x) macro breaks CLI11's
+// App::exit: keep it out of CLI11's way.
+#pragma push_macro("exit")
+#undef exit
 #include <CLI/CLI.hpp>
+#pragma pop_macro("exit")
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -41,7 +46,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // Help and usage errors: every rank has the same argv, so every rank lands here.
     if (session.root()) {
-      code = app.exit(e);
+      code = (app.exit)(e);  // parenthesised: not SimGrid's exit(x) macro
     } else {
       code = e.get_exit_code();
     }
