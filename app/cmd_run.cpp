@@ -287,6 +287,24 @@ ExperimentResult run_bench(const Session& session, const Experiment& e, Progress
 }
 
 #ifdef A2A_WITH_FFTW
+// The timings of an FFT backend: per timed call, the slowest rank's total and the slowest
+// rank's time in the transposes and in the local FFTs (the FFT classes accumulate both).
+struct PhaseTimes {
+  std::vector<double> total, transpose, compute;
+  template <typename Fft, typename Body>
+  void measure(const Session& session, Fft& fft, bool keep, Body&& body) {
+    const double t0 = fft.transpose_seconds, c0 = fft.compute_seconds;
+    const double us = slowest_us(session.comm, body);
+    double split[2] = {(fft.transpose_seconds - t0) * 1e6, (fft.compute_seconds - c0) * 1e6};
+    MPI_Reduce(session.root() ? MPI_IN_PLACE : split, split, 2, MPI_DOUBLE, MPI_MAX, 0,
+               session.comm);
+    if (!keep) return;
+    total.push_back(us);
+    transpose.push_back(split[0]);
+    compute.push_back(split[1]);
+  }
+};
+
 ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& progress) {
   ExperimentResult result;
   fft::Options o;
@@ -313,7 +331,7 @@ ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& 
     std::vector<std::complex<double>> input, spectrum, back;
     std::vector<double> real_input, real_back;
     double error = 0;
-    std::vector<double> times, transpose, compute;
+    PhaseTimes t;
   };
   std::vector<Entry> entries;
   std::vector<std::complex<double>> reference;  // rank 0: the serial spectrum
@@ -383,20 +401,10 @@ ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& 
   // Interleaved: A B C (baseline) A B C ...; warm-up rounds are not recorded.
   for (int it = -e.warmup; it < e.iters; ++it) {
     for (Entry& x : entries) {
-      const double t0 = x.fft->transpose_seconds, c0 = x.fft->compute_seconds;
-      const double us = slowest_us(session.comm, [&] {
+      x.t.measure(session, *x.fft, it >= 0, [&] {
         forward(x);
         backward(x);
       });
-      double split[2] = {(x.fft->transpose_seconds - t0) * 1e6,
-                         (x.fft->compute_seconds - c0) * 1e6};
-      MPI_Reduce(session.root() ? MPI_IN_PLACE : split, split, 2, MPI_DOUBLE, MPI_MAX, 0,
-                 session.comm);
-      if (it >= 0) {
-        x.times.push_back(us);
-        x.transpose.push_back(split[0]);
-        x.compute.push_back(split[1]);
-      }
     }
     if (baseline) {
       const double us = slowest_us(session.comm, [&] {
@@ -430,14 +438,14 @@ ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& 
     rec["check"] = checked ? (x.error <= bound ? "passed" : "failed") : "skipped";
     rec["check_kind"] = e.fft_check;
     rec["relative_error"] = x.error;
-    const stats::Summary s = stats::summarize(x.times);
+    const stats::Summary s = stats::summarize(x.t.total);
     put_summary(rec, s);
-    rec["transpose_us"] = stats::median(x.transpose);
-    rec["compute_us"] = stats::median(x.compute);
+    rec["transpose_us"] = stats::median(x.t.transpose);
+    rec["compute_us"] = stats::median(x.t.compute);
     rec["gflops"] = flops / (s.median * 1e-6) / 1e9;
     result.outputs.push_back(
         {rec,
-         {{"times_us", x.times}, {"transpose_us", x.transpose}, {"compute_us", x.compute}},
+         {{"times_us", x.t.total}, {"transpose_us", x.t.transpose}, {"compute_us", x.t.compute}},
          {}});
   }
   if (baseline) {
@@ -466,7 +474,7 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
     std::unique_ptr<fft::SixStep> fft;
     std::vector<std::complex<double>> in, out;
     double error = 0;
-    std::vector<double> times, transpose, compute;
+    PhaseTimes t;
   };
   std::vector<Entry> entries;
   std::vector<std::complex<double>> reference;
@@ -527,18 +535,7 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
   }
   for (int it = -e.warmup; it < e.iters; ++it) {
     for (Entry& x : entries) {
-      const double t0 = x.fft->transpose_seconds, c0 = x.fft->compute_seconds;
-      const double us =
-          slowest_us(session.comm, [&] { x.fft->forward(x.in.data(), x.out.data()); });
-      double split[2] = {(x.fft->transpose_seconds - t0) * 1e6,
-                         (x.fft->compute_seconds - c0) * 1e6};
-      MPI_Reduce(session.root() ? MPI_IN_PLACE : split, split, 2, MPI_DOUBLE, MPI_MAX, 0,
-                 session.comm);
-      if (it >= 0) {
-        x.times.push_back(us);
-        x.transpose.push_back(split[0]);
-        x.compute.push_back(split[1]);
-      }
+      x.t.measure(session, *x.fft, it >= 0, [&] { x.fft->forward(x.in.data(), x.out.data()); });
     }
     if (baseline != nullptr) {
       const double us = slowest_us(session.comm, [&] { fftw_execute(baseline); });
@@ -566,14 +563,14 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
     nlohmann::json rec = base_record(x.spec, x.fft->backends());
     rec["check"] = e.check ? (x.error <= bound ? "passed" : "failed") : "skipped";
     rec["relative_error"] = x.error;
-    const stats::Summary s = stats::summarize(x.times);
+    const stats::Summary s = stats::summarize(x.t.total);
     put_summary(rec, s);
-    rec["transpose_us"] = stats::median(x.transpose);
-    rec["compute_us"] = stats::median(x.compute);
+    rec["transpose_us"] = stats::median(x.t.transpose);
+    rec["compute_us"] = stats::median(x.t.compute);
     rec["gflops"] = 5 * n * std::log2(n) / (s.median * 1e-6) / 1e9;
     result.outputs.push_back(
         {rec,
-         {{"times_us", x.times}, {"transpose_us", x.transpose}, {"compute_us", x.compute}},
+         {{"times_us", x.t.total}, {"transpose_us", x.t.transpose}, {"compute_us", x.t.compute}},
          {}});
   }
   if (baseline != nullptr) {
