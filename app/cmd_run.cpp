@@ -736,11 +736,13 @@ std::string default_output(const std::string& deck_file) {
   return "results/" + std::filesystem::path(deck_file).stem().string() + "-" + stamp + ".h5";
 }
 
+#ifdef A2A_WITH_HDF5
 std::string experiment_group(std::size_t index, const Experiment& e) {
   char prefix[32];
   std::snprintf(prefix, sizeof prefix, "%02zu-", index);
   return "/experiments/" + std::string(prefix) + e.name;
 }
+#endif
 
 std::string summary_size(const nlohmann::json& r) {
   const std::string app = r.value("app", "");
