@@ -1,4 +1,4 @@
-// The results file of `a2a run` and `a2a bench --output` (HDF5, written by rank 0 alone with
+// The results file of `a2a run` (HDF5, written by rank 0 alone with
 // the serial driver). Groups carry JSON-like attributes (strings as variable-length UTF-8,
 // integers as int64, reals as float64, booleans as int8 0/1); datasets are 1D float64 or
 // uint64. The layout is documented in the README ("Results files").
