@@ -1,14 +1,68 @@
 // a2a bench: OSU-style all-to-all microbenchmark over any set of registered backends. The
 // measurement itself is bench_sweep (bench_sweep.cpp); this file is the command line and the
 // printing.
+#include <cstdio>
 #include <iostream>
 
 #include "bench_sweep.hpp"
 #include "commands.hpp"
 #include "core/distribution.hpp"
 #include "core/records.hpp"
+#include "run/metadata.hpp"
+#ifdef A2A_WITH_HDF5
+#include "io/results.hpp"
+#endif
 
 namespace a2a::app {
+
+namespace {
+
+// The sweep as one bench experiment of a results file, the layout `a2a run` writes.
+template <typename Options>
+void write_results(const Session& session, const Options& opt, const BenchConfig& config,
+                   const BenchResult& result) {
+#ifdef A2A_WITH_HDF5
+  const nlohmann::json metadata =
+      run_metadata(session, "", "a2a bench", "", "a2a bench --output " + opt.output);
+  int written = 1;
+  std::string why;
+  if (session.root()) {
+    try {
+      io::ResultsWriter writer(opt.output);
+      writer.attributes("/", metadata);
+      const std::string group = "/experiments/00-bench";
+      writer.attributes(group, {{"type", "bench"},
+                                {"name", "bench"},
+                                {"backends", opt.algorithms},
+                                {"sizes", opt.sizes},
+                                {"vector", opt.vector},
+                                {"iters", config.iters},
+                                {"warmup", config.warmup},
+                                {"check", config.check}});
+      for (std::size_t i = 0; i < result.series.size(); ++i) {
+        char index[32];
+        std::snprintf(index, sizeof index, "/series/%03zu", i);
+        nlohmann::json record = result.series[i].record;
+        record["experiment"] = "bench";
+        record["type"] = "bench";
+        writer.attributes(group + index, record);
+        writer.dataset(group + index + "/times_us", result.series[i].times_us);
+      }
+    } catch (const Error& e) {
+      written = 0;
+      why = e.what();
+    }
+  }
+  MPI_Bcast(&written, 1, MPI_INT, 0, session.comm);
+  if (!written) throw Error(why.empty() ? "cannot write " + opt.output : why);
+  if (session.root()) std::cerr << "bench: results in " << opt.output << std::endl;
+#else
+  (void)session, (void)config, (void)result;
+  throw Error("--output " + opt.output + ": this build has no HDF5 (A2A_WITH_HDF5=OFF)");
+#endif
+}
+
+}  // namespace
 
 Runner setup_bench(CLI::App& app, const Session& session) {
   struct Options {
@@ -19,6 +73,7 @@ Runner setup_bench(CLI::App& app, const Session& session) {
     bool check = false;
     std::string format = "table";
     std::string vector;  // distribution name: the vector (Alltoallv) kind
+    std::string output;  // HDF5 results file (as a2a run writes)
   };
   auto opt = std::make_shared<Options>();
   auto* sub = app.add_subcommand("bench", "Time all-to-all backends (run under mpirun)");
@@ -40,8 +95,15 @@ Runner setup_bench(CLI::App& app, const Session& session) {
   sub->add_option("--format", opt->format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}));
 
+  sub->add_option("--output,-o", opt->output,
+                  "also write the per-iteration times to this HDF5 results file (README: "
+                  "Results files)");
+
   return [session, opt]() {
     const Format format = parse_format(opt->format);
+#ifndef A2A_WITH_HDF5
+    if (!opt->output.empty()) throw Error("--output: this build has no HDF5 (A2A_WITH_HDF5=OFF)");
+#endif
     BenchConfig config;
     config.algorithms = opt->algorithms;
     config.sizes = parse_sizes(opt->sizes);
@@ -97,6 +159,7 @@ Runner setup_bench(CLI::App& app, const Session& session) {
       }
       write_records(std::cout, records, format == Format::csv ? csv_columns : columns, format);
     }
+    if (!opt->output.empty()) write_results(session, *opt, config, result);
     unsigned long long failed = result.failures;
     MPI_Bcast(&failed, 1, MPI_UNSIGNED_LONG_LONG, 0, session.comm);
     return failed == 0 ? 0 : 1;

@@ -1,0 +1,16 @@
+// The run metadata of a results file (README "Results files"): where, with what and from what
+// the results came. Collective (gathers the host names).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "commands.hpp"
+
+namespace a2a::app {
+
+nlohmann::json run_metadata(const Session& session, const std::string& deck_file,
+                            const std::string& deck_title, const std::string& deck_text,
+                            const std::string& command_line);
+
+}  // namespace a2a::app
