@@ -234,9 +234,6 @@ BenchResult bench_sweep(const Session& session, const BenchConfig& config,
         rec["vs_mpi_ci95_low"] = r.ci95_low;
         rec["vs_mpi_ci95_high"] = r.ci95_high;
       }
-      char ci[64];
-      std::snprintf(ci, sizeof ci, "%.1f-%.1f", s.ci95_low, s.ci95_high);
-      rec["ci95_us"] = ci;
       result.series.push_back({rec, e.times});
     }
   }

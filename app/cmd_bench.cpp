@@ -154,8 +154,9 @@ Runner setup_bench(CLI::App& app, const Session& session) {
                   << " iterations (slowest rank), median with bootstrap 95% CI in microseconds;"
                   << " vs_mpi = median / median(mpi)\n";
       }
-      for (auto& r : records) {
-        if (format == Format::json) r.erase("ci95_us");
+      if (format == Format::table) {
+        for (auto& r : records)
+          put_display_intervals(r);
       }
       write_records(std::cout, records, format == Format::csv ? csv_columns : columns, format);
     }

@@ -38,17 +38,7 @@ template <typename Real>
 int run(const Session& session, const Settings& s) {
   fft::Options o;
   o.n = parse_grid(s.grid);
-  if (s.decomp == "slab") {
-    if (!s.proc_grid.empty()) throw Error("--proc-grid applies to --decomp pencil only");
-    o.p1 = session.procs;
-    o.p2 = 1;
-  } else if (!s.proc_grid.empty()) {
-    const auto n = parse_grid(s.proc_grid + "x1");
-    o.p1 = static_cast<int>(n[0]);
-    o.p2 = static_cast<int>(n[1]);
-  } else {
-    std::tie(o.p1, o.p2) = square_grid(session.procs);
-  }
+  std::tie(o.p1, o.p2) = process_grid(s.decomp, s.proc_grid, session.procs);
   const bool r2c = s.transform == "r2c";
   const bool planewave = s.check == "planewave";
   if (r2c && planewave) throw Error("--check planewave is for --transform c2c");
@@ -111,15 +101,8 @@ int run(const Session& session, const Settings& s) {
     const auto whole = gather(session.comm, fft.output_box(), spectrum, spectrum_grid);
     const auto whole_input = gather(session.comm, in_box, input, o.n);
     if (session.root()) {
-      std::vector<std::complex<Real>> reference;
-      if (planewave) {
-        // A plane wave of wave vector k transforms into N at k and 0 elsewhere.
-        reference.assign(static_cast<std::size_t>(total), {});
-        const std::int64_t k = ((1 % o.n[0]) * o.n[1] + (2 % o.n[1])) * o.n[2] + (3 % o.n[2]);
-        reference[static_cast<std::size_t>(k)] = static_cast<Real>(total);
-      } else {
-        reference = serial_reference<Real>(o.n, r2c, whole_input);
-      }
+      const auto reference =
+          planewave ? planewave_spectrum<Real>(o.n) : serial_reference<Real>(o.n, r2c, whole_input);
       error = relative_error(whole, reference);
     }
     MPI_Bcast(&error, 1, MPI_DOUBLE, 0, session.comm);

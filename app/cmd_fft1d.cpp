@@ -42,12 +42,7 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
   sub->add_option("--iters,-n", s->iters, "timed transforms")->check(CLI::Range(1, 100000));
   sub->add_option("--format", s->format, "table or json")->check(CLI::IsMember({"table", "json"}));
   return [session, s]() {
-    std::int64_t n1 = s->n1;
-    if (n1 == 0) {
-      for (std::int64_t f = 1; f * f <= s->points; ++f) {
-        if (s->points % f == 0) n1 = f;
-      }
-    }
+    const std::int64_t n1 = s->n1 != 0 ? s->n1 : fft::default_n1(s->points);
     if (n1 < 1 || s->points % n1 != 0) {
       throw Error("--n1 " + std::to_string(n1) + " does not divide --points " +
                   std::to_string(s->points));
@@ -64,15 +59,7 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
     if (s->check == "serial") {
       const auto got = gather_blocks(session.comm, out);
       if (session.root()) {
-        std::vector<std::complex<double>> ref(static_cast<std::size_t>(s->points));
-        for (std::size_t i = 0; i < ref.size(); ++i)
-          ref[i] = point(static_cast<std::int64_t>(i));
-        auto* d = reinterpret_cast<fftw_complex*>(ref.data());
-        fftw_plan p =
-            fftw_plan_dft_1d(static_cast<int>(s->points), d, d, FFTW_FORWARD, FFTW_ESTIMATE);
-        fftw_execute(p);
-        fftw_destroy_plan(p);
-        error = fft::relative_error(got, ref);
+        error = fft::relative_error(got, fft::serial_1d_reference(s->points));
       }
       MPI_Bcast(&error, 1, MPI_DOUBLE, 0, session.comm);
     }

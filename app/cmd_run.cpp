@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <set>
 #include <sstream>
 
 #include "a2a/error.hpp"
@@ -36,14 +35,11 @@
 #include "io/results.hpp"
 #endif
 
-#ifndef A2A_GIT_COMMIT
-#define A2A_GIT_COMMIT "unknown"
-#endif
-
 namespace a2a::app {
 namespace {
 
 using deck::Experiment;
+using deck::fail_at;
 using deck::Type;
 
 // Progress on rank 0's stderr: a bar on a terminal, plain lines otherwise, with an estimate of
@@ -100,7 +96,22 @@ class Progress {
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
 };
 
-// Work units of an experiment (for the estimate of the time left only).
+// Work units, for the estimate of the time left only: calls weighted by their data volume.
+// One size of a bench sweep, every backend:
+double bench_units(const Experiment& e, std::size_t bytes, int procs) {
+  return static_cast<double>(e.backends.size()) * (e.iters + e.warmup) *
+         (1 + static_cast<double>(bytes) * procs / 65536);
+}
+// One FFT call of `points` points:
+double fft_unit(double points) {
+  return 1 + points / 4096;
+}
+// One IS repetition of one backend:
+double is_unit(const Experiment& e) {
+  return e.is_iterations *
+         (1 + static_cast<double>(is::class_params(e.is_class).total_keys()) / 65536);
+}
+
 double units_of(const Experiment& e, int procs) {
   const double calls = e.iters + e.warmup;
   const double backends = static_cast<double>(e.backends.size() + (e.baseline.empty() ? 0 : 1));
@@ -108,7 +119,7 @@ double units_of(const Experiment& e, int procs) {
     case Type::bench: {
       double u = 0;
       for (std::size_t s : e.bench.sizes)
-        u += backends * calls * (1 + static_cast<double>(s) * procs / 65536);
+        u += bench_units(e, s, procs);
       return u;
     }
     case Type::fft: {
@@ -117,13 +128,12 @@ double units_of(const Experiment& e, int procs) {
       for (auto n : fft::parse_grid(e.grid))
         volume *= static_cast<double>(n);
 #endif
-      return backends * (calls + 2) * (1 + volume / 4096);
+      return backends * (calls + 2) * fft_unit(volume);
     }
     case Type::fft1d:
-      return backends * (calls + 2) * (1 + static_cast<double>(e.points) / 4096);
+      return backends * (calls + 2) * fft_unit(static_cast<double>(e.points));
     case Type::is:
-      return backends * calls * e.is_iterations *
-             (1 + static_cast<double>(is::class_params(e.is_class).total_keys()) / 65536);
+      return backends * calls * is_unit(e);
     case Type::model:
       return 1;
   }
@@ -142,10 +152,6 @@ struct ExperimentResult {
   std::size_t failures = 0;     // every rank
 };
 
-[[noreturn]] void fail_at(const toml::value& where, const std::string& message) {
-  throw Error(deck::error_at(where, message));
-}
-
 const toml::value& backends_key(const Experiment& e) {
   return e.table.contains("backends") ? e.table.at("backends") : e.table;
 }
@@ -156,10 +162,10 @@ template <typename Body>
 void at_line(const toml::value& where, const std::string& context, Body&& body) {
   try {
     body();
+  } catch (const deck::LocatedError&) {
+    throw;  // already names its line
   } catch (const Error& err) {
-    const std::string what = err.what();
-    if (what.find(" --> ") != std::string::npos) throw;  // already names a line
-    fail_at(where, context + what);
+    fail_at(where, context + err.what());
   }
 }
 
@@ -172,6 +178,23 @@ std::optional<std::string> applicable(const Session& session, const std::string&
   if (!bad) return std::nullopt;
   return why.value_or("not applicable on some rank");
 }
+
+#ifdef A2A_WITH_FFTW
+// The transform an [[fft]] experiment asks for, backend aside; errors name the grid or
+// proc_grid line.
+fft::Options fft_options(const Session& session, const Experiment& e) {
+  fft::Options o;
+  at_line(e.table.at("grid"), "", [&] { o.n = fft::parse_grid(e.grid); });
+  at_line(e.table.contains("proc_grid") ? e.table.at("proc_grid") : e.table, "",
+          [&] { std::tie(o.p1, o.p2) = fft::process_grid(e.decomp, e.proc_grid, session.procs); });
+  o.r2c = e.transform == "r2c";
+  return o;
+}
+
+std::int64_t n1_of(const Experiment& e) {
+  return e.n1 != 0 ? e.n1 : fft::default_n1(e.points);
+}
+#endif
 
 // ---- Checks before anything runs (collective; errors name the deck line) ----
 
@@ -193,35 +216,14 @@ void validate(const Session& session, const Experiment& e) {
     case Type::fft1d: {
 #ifdef A2A_WITH_FFTW
       // Plans are cheap with FFTW_ESTIMATE: make each once to find impossible combinations.
+      fft::Options o;
+      if (e.type == Type::fft) o = fft_options(session, e);
       for (const std::string& spec : e.backends) {
         at_line(backends_key(e), "backend '" + spec + "': ", [&] {
           if (e.type == Type::fft1d) {
-            std::int64_t n1 = e.n1;
-            if (n1 == 0) {
-              for (std::int64_t f = 1; f * f <= e.points; ++f)
-                if (e.points % f == 0) n1 = f;
-            }
-            fft::SixStep probe(session.comm, n1, e.points / n1, spec, FFTW_ESTIMATE);
+            fft::SixStep probe(session.comm, n1_of(e), e.points / n1_of(e), spec, FFTW_ESTIMATE);
           } else {
-            fft::Options o;
-            at_line(e.table.at("grid"), "", [&] { o.n = fft::parse_grid(e.grid); });
-            if (e.decomp == "slab") {
-              o.p1 = session.procs;
-            } else if (!e.proc_grid.empty()) {
-              at_line(e.table.at("proc_grid"), "", [&] {
-                const auto g = fft::parse_grid(e.proc_grid + "x1");
-                o.p1 = static_cast<int>(g[0]);
-                o.p2 = static_cast<int>(g[1]);
-                if (o.p1 * o.p2 != session.procs) {
-                  throw Error("proc_grid " + e.proc_grid + " has " + std::to_string(o.p1 * o.p2) +
-                              " ranks, the run has " + std::to_string(session.procs));
-                }
-              });
-            } else {
-              std::tie(o.p1, o.p2) = fft::square_grid(session.procs);
-            }
             o.backend = spec;
-            o.r2c = e.transform == "r2c";
             fft::Fft3d<double> probe(session.comm, o);
           }
         });
@@ -268,19 +270,15 @@ void add_vs_mpi(std::vector<Output>& outputs, const std::string& size_key) {
 
 ExperimentResult run_bench(const Session& session, const Experiment& e, Progress& progress) {
   ExperimentResult result;
-  const double per_backend = static_cast<double>(e.iters + e.warmup);
-  std::size_t last = 0;
+  // The sweep reports each size as it starts: the previous one is done.
+  const auto& sizes = e.bench.sizes;
   const BenchResult sweep = bench_sweep(session, e.bench, [&](std::size_t si) {
     if (si > 0) {
-      const double units = static_cast<double>(e.backends.size()) * per_backend *
-                           (1 + static_cast<double>(e.bench.sizes[last]) * session.procs / 65536);
-      progress.advance(units, std::to_string(e.bench.sizes[si]) + " B");
+      progress.advance(bench_units(e, sizes[si - 1], session.procs),
+                       std::to_string(sizes[si]) + " B");
     }
-    last = si;
   });
-  progress.advance(static_cast<double>(e.backends.size()) * per_backend *
-                       (1 + static_cast<double>(e.bench.sizes[last]) * session.procs / 65536),
-                   "");
+  progress.advance(bench_units(e, sizes.back(), session.procs), "");
   result.failures = sweep.failures;
   for (const Series& s : sweep.series)
     result.outputs.push_back({s.record, {{"times_us", s.times_us}}, {}});
@@ -308,23 +306,12 @@ struct PhaseTimes {
 
 ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& progress) {
   ExperimentResult result;
-  fft::Options o;
-  o.n = fft::parse_grid(e.grid);
-  if (e.decomp == "slab") {
-    o.p1 = session.procs;
-  } else if (!e.proc_grid.empty()) {
-    const auto g = fft::parse_grid(e.proc_grid + "x1");
-    o.p1 = static_cast<int>(g[0]);
-    o.p2 = static_cast<int>(g[1]);
-  } else {
-    std::tie(o.p1, o.p2) = fft::square_grid(session.procs);
-  }
-  const bool r2c = e.transform == "r2c", planewave = e.fft_check == "planewave";
-  o.r2c = r2c;
+  fft::Options o = fft_options(session, e);
+  const bool r2c = o.r2c, planewave = e.fft_check == "planewave";
   const std::array<std::int64_t, 3> spectrum_grid{o.n[0], o.n[1], r2c ? o.n[2] / 2 + 1 : o.n[2]};
   const std::int64_t total = o.n[0] * o.n[1] * o.n[2];
   const double bound = 1e-10;
-  const double unit = 1 + static_cast<double>(total) / 4096;
+  const double unit = fft_unit(static_cast<double>(total));
 
   struct Entry {
     std::string spec;
@@ -372,14 +359,9 @@ ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& 
       const auto whole = fft::gather(session.comm, x.fft->output_box(), x.spectrum, spectrum_grid);
       const auto whole_input = fft::gather(session.comm, in_box, x.input, o.n);
       if (session.root()) {
-        if (reference.empty()) {
-          if (planewave) {
-            reference.assign(static_cast<std::size_t>(total), {});
-            const std::int64_t k = ((1 % o.n[0]) * o.n[1] + (2 % o.n[1])) * o.n[2] + (3 % o.n[2]);
-            reference[static_cast<std::size_t>(k)] = static_cast<double>(total);
-          } else {
-            reference = fft::serial_reference<double>(o.n, r2c, whole_input);
-          }
+        if (reference.empty()) {  // the same input for every backend: one reference
+          reference = planewave ? fft::planewave_spectrum<double>(o.n)
+                                : fft::serial_reference<double>(o.n, r2c, whole_input);
         }
         x.error = fft::relative_error(whole, reference);
       }
@@ -463,13 +445,8 @@ ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& 
 
 ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress& progress) {
   ExperimentResult result;
-  std::int64_t n1 = e.n1;
-  if (n1 == 0) {
-    for (std::int64_t f = 1; f * f <= e.points; ++f)
-      if (e.points % f == 0) n1 = f;
-  }
-  const std::int64_t n2 = e.points / n1;
-  const double bound = 1e-10, unit = 1 + static_cast<double>(e.points) / 4096;
+  const std::int64_t n1 = n1_of(e), n2 = e.points / n1;
+  const double bound = 1e-10, unit = fft_unit(static_cast<double>(e.points));
   struct Entry {
     std::string spec;
     std::unique_ptr<fft::SixStep> fft;
@@ -491,16 +468,7 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
     if (e.check) {
       const auto got = fft::gather_blocks(session.comm, x.out);
       if (session.root()) {
-        if (reference.empty()) {
-          reference.resize(static_cast<std::size_t>(e.points));
-          for (std::size_t i = 0; i < reference.size(); ++i)
-            reference[i] = fft::point(static_cast<std::int64_t>(i));
-          auto* d = reinterpret_cast<fftw_complex*>(reference.data());
-          fftw_plan p =
-              fftw_plan_dft_1d(static_cast<int>(e.points), d, d, FFTW_FORWARD, FFTW_ESTIMATE);
-          fftw_execute(p);
-          fftw_destroy_plan(p);
-        }
+        if (reference.empty()) reference = fft::serial_1d_reference(e.points);
         x.error = fft::relative_error(got, reference);
       }
       MPI_Bcast(&x.error, 1, MPI_DOUBLE, 0, session.comm);
@@ -600,7 +568,7 @@ ExperimentResult run_is(const Session& session, const Experiment& e, Progress& p
   std::vector<Entry> entries;
   for (const std::string& spec : e.backends)
     entries.push_back({spec, "", "", {}, {}, {}, true, 0});
-  const double unit = e.is_iterations * (1 + static_cast<double>(c.total_keys()) / 65536);
+  const double unit = is_unit(e);
   for (int rep = -e.warmup; rep < e.iters; ++rep) {
     for (Entry& x : entries) {
       is::Options opt;
@@ -840,15 +808,7 @@ Runner setup_run(CLI::App& app, const Session& session) {
     if (session.root()) {
       for (auto& r : summary) {
         r["size"] = summary_size(r);
-        char ci[64];
-        std::snprintf(ci, sizeof ci, "%.1f-%.1f", r.value("ci95_low_us", 0.0),
-                      r.value("ci95_high_us", 0.0));
-        r["ci95_us"] = ci;
-        if (r.contains("vs_mpi")) {
-          std::snprintf(ci, sizeof ci, "%.2f-%.2f", r.value("vs_mpi_ci95_low", 0.0),
-                        r.value("vs_mpi_ci95_high", 0.0));
-          r["vs_mpi_ci95"] = ci;
-        }
+        if (format == Format::table) put_display_intervals(r);
       }
       if (format == Format::table) {
         std::cout << "a2a run " << opt->deck << (d.title.empty() ? "" : ": " + d.title) << "\n"
@@ -861,12 +821,6 @@ Runner setup_run(CLI::App& app, const Session& session) {
                        "max_us", "vs_mpi", "vs_mpi_ci95", "check"},
                       format);
       } else {
-        for (auto& r : summary) {
-          if (format == Format::json) {
-            r.erase("ci95_us");
-            r.erase("vs_mpi_ci95");
-          }
-        }
         write_records(std::cout, summary,
                       {"experiment", "type", "label", "backend", "procs", "size", "bytes",
                        "median_us", "mean_us", "min_us", "max_us", "ci95_low_us", "ci95_high_us",

@@ -46,6 +46,18 @@ void print_baseline(const nlohmann::json& r, bool agrees) {
       r["vs_baseline_ci95_high"].get<double>());
 }
 
+void put_display_intervals(nlohmann::json& r) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.1f-%.1f", r.value("ci95_low_us", 0.0),
+                r.value("ci95_high_us", 0.0));
+  r["ci95_us"] = text;
+  if (r.contains("vs_mpi")) {
+    std::snprintf(text, sizeof text, "%.2f-%.2f", r.value("vs_mpi_ci95_low", 0.0),
+                  r.value("vs_mpi_ci95_high", 0.0));
+    r["vs_mpi_ci95"] = text;
+  }
+}
+
 static std::string cell(const nlohmann::json& value) {
   if (value.is_null()) return "-";
   if (value.is_string()) return value.get<std::string>();

@@ -23,6 +23,10 @@ void put_baseline(nlohmann::json& record, const std::string& name, const std::ve
                   const std::vector<double>& baseline_times, double relative_difference);
 void print_baseline(const nlohmann::json& record, bool agrees);
 
+// The table's text columns: ci95_us ("low-high" of the median, us) and, where vs_mpi is
+// present, vs_mpi_ci95. Display only: records written as JSON, CSV or HDF5 keep the numbers.
+void put_display_intervals(nlohmann::json& record);
+
 // Writes records (JSON objects with the same keys) in the chosen format. `columns` orders the
 // table and CSV; JSON prints every key of every record, one object per line.
 void write_records(std::ostream& out, const std::vector<nlohmann::json>& records,

@@ -48,6 +48,32 @@ inline std::pair<int, int> square_grid(int procs) {
   return {procs / p2, p2};
 }
 
+// The P1 x P2 process grid of a decomposition: slab is P x 1; pencil takes `proc_grid`
+// ("P1xP2", which must have P ranks) or, when empty, the most square factorisation.
+inline std::pair<int, int> process_grid(const std::string& decomp, const std::string& proc_grid,
+                                        int procs) {
+  if (decomp == "slab") {
+    if (!proc_grid.empty()) throw Error("--proc-grid applies to --decomp pencil only");
+    return {procs, 1};
+  }
+  if (proc_grid.empty()) return square_grid(procs);
+  const auto n = parse_grid(proc_grid + "x1");
+  if (n[0] * n[1] != procs) {
+    throw Error("--proc-grid " + proc_grid + " has " + std::to_string(n[0] * n[1]) +
+                " ranks: it does not have P=" + std::to_string(procs) + " ranks");
+  }
+  return {static_cast<int>(n[0]), static_cast<int>(n[1])};
+}
+
+// The six-step FFT's default N1: the largest divisor of N not above sqrt N.
+inline std::int64_t default_n1(std::int64_t points) {
+  std::int64_t n1 = 1;
+  for (std::int64_t f = 1; f * f <= points; ++f) {
+    if (points % f == 0) n1 = f;
+  }
+  return n1;
+}
+
 template <typename Real>
 std::complex<Real> input_value(const std::array<std::int64_t, 3>& n, bool planewave, std::int64_t i,
                                std::int64_t j, std::int64_t k) {
@@ -221,6 +247,16 @@ std::vector<std::complex<Real>> serial_reference(const std::array<std::int64_t, 
   return out;
 }
 
+// The spectrum of fill()'s plane wave: N at the wave vector (1, 2, 3) mod n, 0 elsewhere.
+template <typename Real>
+std::vector<std::complex<Real>> planewave_spectrum(const std::array<std::int64_t, 3>& n) {
+  const std::int64_t total = n[0] * n[1] * n[2];
+  std::vector<std::complex<Real>> spectrum(static_cast<std::size_t>(total));
+  const std::int64_t k = ((1 % n[0]) * n[1] + (2 % n[1])) * n[2] + (3 % n[2]);
+  spectrum[static_cast<std::size_t>(k)] = static_cast<Real>(total);
+  return spectrum;
+}
+
 template <typename T>
 double max_relative(MPI_Comm comm, const std::vector<T>& got, const std::vector<T>& want) {
   double local[2] = {0, 0};
@@ -257,6 +293,18 @@ inline std::vector<std::complex<double>> gather_blocks(
   MPI_Gatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE, 0,
               comm);
   return all;
+}
+
+// FFTW's serial 1D transform of the six-step FFT's input points: the fft1d reference.
+inline std::vector<std::complex<double>> serial_1d_reference(std::int64_t points) {
+  std::vector<std::complex<double>> x(static_cast<std::size_t>(points));
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = point(static_cast<std::int64_t>(i));
+  auto* d = reinterpret_cast<fftw_complex*>(x.data());
+  fftw_plan p = fftw_plan_dft_1d(static_cast<int>(points), d, d, FFTW_FORWARD, FFTW_ESTIMATE);
+  fftw_execute(p);
+  fftw_destroy_plan(p);
+  return x;
 }
 
 }  // namespace a2a::fft

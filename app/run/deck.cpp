@@ -27,24 +27,20 @@ const std::map<std::string, Type> kTypes = {{"bench", Type::bench},
                                             {"is", Type::is},
                                             {"model", Type::model}};
 
-[[noreturn]] void fail(const toml::value& where, const std::string& message) {
-  throw Error(error_at(where, message));
-}
-
 std::string text_of(const toml::value& table, const std::string& key) {
   const toml::value& v = table.at(key);
-  if (!v.is_string()) fail(v, "'" + key + "' must be a string");
+  if (!v.is_string()) fail_at(v, "'" + key + "' must be a string");
   return v.as_string().str;
 }
 
 std::int64_t integer_of(const toml::value& table, const std::string& key, std::int64_t lo,
                         std::int64_t hi) {
   const toml::value& v = table.at(key);
-  if (!v.is_integer()) fail(v, "'" + key + "' must be an integer");
+  if (!v.is_integer()) fail_at(v, "'" + key + "' must be an integer");
   const std::int64_t n = v.as_integer();
   if (n < lo || n > hi) {
-    fail(v, "'" + key + "' = " + std::to_string(n) + " is out of range [" + std::to_string(lo) +
-                "; " + std::to_string(hi) + "]");
+    fail_at(v, "'" + key + "' = " + std::to_string(n) + " is out of range [" + std::to_string(lo) +
+                   "; " + std::to_string(hi) + "]");
   }
   return n;
 }
@@ -56,7 +52,7 @@ std::string one_of(const toml::value& table, const std::string& key,
     std::string list;
     for (const auto& a : allowed)
       list += (list.empty() ? "" : ", ") + a;
-    fail(table.at(key), "'" + key + "' = \"" + value + "\" is not one of " + list);
+    fail_at(table.at(key), "'" + key + "' = \"" + value + "\" is not one of " + list);
   }
   return value;
 }
@@ -66,8 +62,8 @@ std::string one_of(const toml::value& table, const std::string& key,
 void read_backends(Experiment& e, Kind kind) {
   if (!e.table.contains("backends")) {
     if (e.type == Type::model) return;
-    fail(e.table,
-         std::string("[[") + to_string(e.type) + "]] needs 'backends' (\"all\" or a list)");
+    fail_at(e.table,
+            std::string("[[") + to_string(e.type) + "]] needs 'backends' (\"all\" or a list)");
   }
   const toml::value& v = e.table.at("backends");
   std::vector<std::string> specs;
@@ -80,17 +76,17 @@ void read_backends(Experiment& e, Kind kind) {
     try {
       specs = split_spec_list(v.as_string().str);
     } catch (const Error& err) {
-      fail(v, err.what());
+      fail_at(v, err.what());
     }
   } else if (v.is_array()) {
     for (const toml::value& s : v.as_array()) {
-      if (!s.is_string()) fail(s, "backends must be spec strings");
+      if (!s.is_string()) fail_at(s, "backends must be spec strings");
       specs.push_back(s.as_string().str);
     }
   } else {
-    fail(v, "'backends' must be \"all\" or an array of spec strings");
+    fail_at(v, "'backends' must be \"all\" or an array of spec strings");
   }
-  if (specs.empty()) fail(v, "'backends' is empty");
+  if (specs.empty()) fail_at(v, "'backends' is empty");
   for (const std::string& spec : specs) {
     try {
       const Spec parsed = Spec::parse(spec);
@@ -106,7 +102,7 @@ void read_backends(Experiment& e, Kind kind) {
         if (!known) throw Error("backend '" + parsed.name + "' has no parameter '" + key + "'");
       }
     } catch (const Error& err) {
-      fail(v, err.what());
+      fail_at(v, err.what());
     }
   }
   e.backends = specs;
@@ -116,7 +112,7 @@ std::vector<std::size_t> read_sizes(const toml::value& table) {
   const toml::value& v = table.at("sizes");
   try {
     if (v.is_string()) return parse_sizes(v.as_string().str);
-    if (!v.is_array()) fail(v, "'sizes' must be \"MIN:MAX\", \"a,b,c\" or an array");
+    if (!v.is_array()) fail_at(v, "'sizes' must be \"MIN:MAX\", \"a,b,c\" or an array");
     std::vector<std::size_t> sizes;
     for (const toml::value& s : v.as_array()) {
       if (s.is_integer() && s.as_integer() >= 0) {
@@ -125,16 +121,15 @@ std::vector<std::size_t> read_sizes(const toml::value& table) {
         const auto one = parse_sizes(s.as_string().str);
         sizes.insert(sizes.end(), one.begin(), one.end());
       } else {
-        fail(s, "a size is a byte count (integer >= 0, or a string like \"64K\")");
+        fail_at(s, "a size is a byte count (integer >= 0, or a string like \"64K\")");
       }
     }
-    if (sizes.empty()) fail(v, "'sizes' is empty");
+    if (sizes.empty()) fail_at(v, "'sizes' is empty");
     return sizes;
-  } catch (const toml::exception&) {
+  } catch (const LocatedError&) {
     throw;
-  } catch (const Error& err) {
-    if (std::string(err.what()).find(" --> ") != std::string::npos) throw;
-    fail(v, err.what());
+  } catch (const Error& err) {  // parse_sizes: point at the value
+    fail_at(v, err.what());
   }
 }
 
@@ -167,7 +162,8 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
         list += " " + k;
       for (const auto& k : allowed)
         list += " " + k;
-      fail(value, "unknown key '" + key + "' in [[" + to_string(type) + "]] (known:" + list + ")");
+      fail_at(value,
+              "unknown key '" + key + "' in [[" + to_string(type) + "]] (known:" + list + ")");
     }
   }
   auto has = [&](const std::string& key) { return table.contains(key); };
@@ -190,15 +186,15 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
       e.fft_check = one_of(table, "check", {"serial", "roundtrip", "planewave", "none"});
       e.check = e.fft_check != "none";
     } else {
-      fail(c, type == Type::fft ? "'check' is true, false or serial|roundtrip|planewave|none"
-                                : "'check' is true or false");
+      fail_at(c, type == Type::fft ? "'check' is true, false or serial|roundtrip|planewave|none"
+                                   : "'check' is true or false");
     }
   }
   if (type == Type::fft && !e.check) e.fft_check = "none";
 
   switch (type) {
     case Type::bench: {
-      if (!has("sizes")) fail(table, "[[bench]] needs 'sizes'");
+      if (!has("sizes")) fail_at(table, "[[bench]] needs 'sizes'");
       e.bench.sizes = read_sizes(table);
       if (has("vector")) e.bench.distribution = one_of(table, "vector", distribution_names());
       read_backends(e, e.bench.kind());
@@ -215,28 +211,28 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
       break;
     }
     case Type::fft: {
-      if (!has("grid")) fail(table, "[[fft]] needs 'grid' (\"NXxNYxNZ\")");
+      if (!has("grid")) fail_at(table, "[[fft]] needs 'grid' (\"NXxNYxNZ\")");
       e.grid = text_of(table, "grid");
       if (has("decomp")) e.decomp = one_of(table, "decomp", {"slab", "pencil"});
       if (has("proc_grid")) {
         if (e.decomp != "pencil")
-          fail(table.at("proc_grid"), "proc_grid needs decomp = \"pencil\"");
+          fail_at(table.at("proc_grid"), "proc_grid needs decomp = \"pencil\"");
         e.proc_grid = text_of(table, "proc_grid");
       }
       if (has("transform")) e.transform = one_of(table, "transform", {"c2c", "r2c"});
       if (e.transform == "r2c" && e.fft_check == "planewave") {
-        fail(table.at("check"), "check = \"planewave\" is for transform = \"c2c\"");
+        fail_at(table.at("check"), "check = \"planewave\" is for transform = \"c2c\"");
       }
       if (has("baseline")) e.baseline = one_of(table, "baseline", {"fftw-mpi"});
       read_backends(e, Kind::vector);
       break;
     }
     case Type::fft1d: {
-      if (!has("points")) fail(table, "[[fft1d]] needs 'points'");
+      if (!has("points")) fail_at(table, "[[fft1d]] needs 'points'");
       e.points = integer_of(table, "points", 1, std::int64_t{1} << 40);
       if (has("n1")) {
         e.n1 = integer_of(table, "n1", 1, e.points);
-        if (e.points % e.n1 != 0) fail(table.at("n1"), "'n1' does not divide 'points'");
+        if (e.points % e.n1 != 0) fail_at(table.at("n1"), "'n1' does not divide 'points'");
       }
       if (has("baseline")) e.baseline = one_of(table, "baseline", {"fftw-mpi"});
       read_backends(e, Kind::vector);
@@ -251,13 +247,13 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
       if (has("counts_backend")) e.counts_backend = text_of(table, "counts_backend");
       read_backends(e, Kind::vector);
       if (has("check") && !e.check) {
-        fail(table.at("check"), "IS always verifies (NPB); 'check' cannot be false");
+        fail_at(table.at("check"), "IS always verifies (NPB); 'check' cannot be false");
       }
       e.check = true;
       break;
     }
     case Type::model: {
-      if (!has("procs")) fail(table, "[[model]] needs 'procs'");
+      if (!has("procs")) fail_at(table, "[[model]] needs 'procs'");
       e.model_procs = static_cast<std::uint64_t>(integer_of(table, "procs", 1, 1 << 24));
       if (has("radix")) {
         const toml::value& r = table.at("radix");
@@ -267,12 +263,12 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
             if (!x.is_integer() || x.as_integer() < 2 ||
                 static_cast<std::uint64_t>(x.as_integer()) >
                     std::max<std::uint64_t>(2, e.model_procs)) {
-              fail(x, "a radix is an integer in [2; max(2, procs)]");
+              fail_at(x, "a radix is an integer in [2; max(2, procs)]");
             }
             e.radices.push_back(static_cast<std::uint64_t>(x.as_integer()));
           }
         } else {
-          fail(r, "'radix' is \"all\" or an array of integers");
+          fail_at(r, "'radix' is \"all\" or an array of integers");
         }
       }
       read_backends(e, Kind::uniform);
@@ -307,6 +303,10 @@ const char* to_string(Type type) {
   return "?";
 }
 
+void fail_at(const toml::value& where, const std::string& message) {
+  throw LocatedError(error_at(where, message));
+}
+
 std::string error_at(const toml::value& where, const std::string& message) {
   const auto& loc = where.location();
   std::string text = loc.file_name() + ":" + std::to_string(loc.line()) + ": " + message;
@@ -338,10 +338,10 @@ Deck parse(const std::string& text, const std::string& file) {
   std::vector<std::pair<std::size_t, Experiment>> found;
   for (const auto& [key, value] : root.as_table()) {
     if (key == "deck") {
-      if (!value.is_table()) fail(value, "'deck' must be a table ([deck])");
+      if (!value.is_table()) fail_at(value, "'deck' must be a table ([deck])");
       for (const auto& [k, v] : value.as_table()) {
         if (k != "title" && k != "iters" && k != "warmup" && k != "check") {
-          fail(v, "unknown key '" + k + "' in [deck] (known: title iters warmup check)");
+          fail_at(v, "unknown key '" + k + "' in [deck] (known: title iters warmup check)");
         }
       }
       defaults = &value;
@@ -349,13 +349,13 @@ Deck parse(const std::string& text, const std::string& file) {
     }
     const auto type = kTypes.find(key);
     if (type == kTypes.end()) {
-      fail(value, "unknown experiment '" + key +
-                      "' (known: [[bench]] [[fft]] [[fft1d]] [[is]] "
-                      "[[model]], and [deck])");
+      fail_at(value, "unknown experiment '" + key +
+                         "' (known: [[bench]] [[fft]] [[fft1d]] [[is]] "
+                         "[[model]], and [deck])");
     }
     if (!value.is_array()) {
-      fail(value,
-           "'" + key + "' must be an array of tables: write [[" + key + "]], not [" + key + "]");
+      fail_at(value,
+              "'" + key + "' must be an array of tables: write [[" + key + "]], not [" + key + "]");
     }
   }
   if (defaults->contains("title")) deck.title = text_of(*defaults, "title");
@@ -364,7 +364,7 @@ Deck parse(const std::string& text, const std::string& file) {
     const Type type = kTypes.at(key);
     const auto& tables = value.as_array();
     for (std::size_t i = 0; i < tables.size(); ++i) {
-      if (!tables[i].is_table()) fail(tables[i], "'" + key + "' entries must be tables");
+      if (!tables[i].is_table()) fail_at(tables[i], "'" + key + "' entries must be tables");
       found.emplace_back(tables[i].location().line(),
                          read_experiment(type, tables[i], *defaults, i));
     }
@@ -375,8 +375,8 @@ Deck parse(const std::string& text, const std::string& file) {
   std::set<std::string> names;
   for (auto& [line, e] : found) {
     if (!names.insert(e.name).second) {
-      fail(e.table.contains("name") ? e.table.at("name") : e.table,
-           "two experiments are named '" + e.name + "'");
+      fail_at(e.table.contains("name") ? e.table.at("name") : e.table,
+              "two experiments are named '" + e.name + "'");
     }
     deck.experiments.push_back(std::move(e));
   }

@@ -26,6 +26,7 @@
 #include <toml.hpp>
 #include <vector>
 
+#include "a2a/error.hpp"
 #include "bench_sweep.hpp"
 
 namespace a2a::app::deck {
@@ -67,5 +68,12 @@ Deck parse(const std::string& text, const std::string& file);
 
 // "FILE:LINE: message" and the deck line underlined, for errors found after parsing.
 std::string error_at(const toml::value& where, const std::string& message);
+
+// An error that already names its deck line: handlers that point errors at a line pass it on.
+class LocatedError : public Error {
+ public:
+  using Error::Error;
+};
+[[noreturn]] void fail_at(const toml::value& where, const std::string& message);
 
 }  // namespace a2a::app::deck
