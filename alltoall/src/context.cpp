@@ -65,6 +65,10 @@ int Context::ranks_per_node_param(const std::string& key) {
   return q;
 }
 
+ParamInfo radix_param_info() {
+  return {"r", "sqrt", "radix in [2, P]; 'sqrt' = ceil(sqrt P), 'max' = P", true};
+}
+
 ParamInfo ranks_per_node_info() {
   return {"q", "node",
           "ranks per node: 'node' = real (MPI_COMM_TYPE_SHARED), or an integer dividing P to "

@@ -49,7 +49,7 @@ AlgorithmInfo describe_padded_bruck_v() {
   AlgorithmInfo info;
   info.name = "padded_bruck_v";
   info.kinds = static_cast<unsigned>(Kind::vector);
-  info.params = {{"r", "sqrt", "radix of the uniform tra in [2, P]; 'sqrt', 'max'", true}};
+  info.params = {radix_param_info()};  // of the uniform tra it runs
   info.summary = "pad every block to the global maximum, run tra, extract";
   info.source = "configurable-alltoall paper, closing remark (TRA for Alltoallv)";
   info.cost = "that of tra with S = the largest block";

@@ -66,7 +66,7 @@ AlgorithmInfo describe_tra() {
   AlgorithmInfo info;
   info.name = "tra";
   info.kinds = static_cast<unsigned>(Kind::uniform);
-  info.params = {{"r", "sqrt", "radix in [2, P]; 'sqrt' = ceil(sqrt P), 'max' = P", true}};
+  info.params = {radix_param_info()};
   info.summary = "tunable-radix Bruck: initial rotation, (x, z) rounds, final rotation";
   info.source = "configurable-alltoall paper (Fan et al.), section III; radix-r Bruck poster";
   info.cost = "K = w(r-1) - floor((r^w-P)/r^(w-1)) rounds, D blocks (Propositions 1-4)";

@@ -87,7 +87,7 @@ AlgorithmInfo describe_tra_modified() {
   AlgorithmInfo info;
   info.name = "tra_modified";
   info.kinds = static_cast<unsigned>(Kind::uniform);
-  info.params = {{"r", "sqrt", "radix in [2, P]; 'sqrt' = ceil(sqrt P), 'max' = P", true}};
+  info.params = {radix_param_info()};
   info.summary = "TRA without the final rotation (modified Bruck)";
   info.source = "Traff et al. ICS 2014 (modified Bruck); configurable-alltoall paper, II";
   info.cost = "same K rounds and D blocks as tra; no final rotation";

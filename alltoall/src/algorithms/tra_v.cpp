@@ -13,7 +13,7 @@ AlgorithmInfo describe_tra_v() {
   AlgorithmInfo info;
   info.name = "tra_v";
   info.kinds = static_cast<unsigned>(Kind::vector);
-  info.params = {{"r", "sqrt", "radix in [2, P]; 'sqrt' = ceil(sqrt P), 'max' = P", true}};
+  info.params = {radix_param_info()};
   info.summary = "two-phase radix-r Bruck for Alltoallv (size, then data, per round)";
   info.source = "configurable-alltoall paper III + SLOAVx paper III-B";
   info.cost = "K(P,r) rounds, 2 K messages, D(P,r) elements";

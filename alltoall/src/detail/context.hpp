@@ -51,6 +51,8 @@ struct Context {
 
 // The `q` parameter of the node-aware algorithms.
 ParamInfo ranks_per_node_info();
+// The `r` parameter of the radix-r Bruck family (tra, tra_modified, tra_v, padded_bruck_v).
+ParamInfo radix_param_info();
 // Build time: the topology for the resolved `q` (collective), the real placement for
 // q=node (then q is resolved to the real Q). Fails, on every rank, if hierarchical
 // algorithms cannot use it.
