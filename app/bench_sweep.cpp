@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstring>
 #include <iostream>
+#include <optional>
 
 #include "a2a/alltoall.hpp"
 #include "a2a/registry.hpp"
@@ -51,9 +52,26 @@ std::size_t parse_size(std::string_view text) {
   return value * scale;
 }
 
+// A fixed plan, or a per-call exchange handed the layout with every call.
+struct Exchange {
+  std::optional<Plan> plan;
+  std::optional<VectorExchange> per_call;
+  const VectorLayout* layout = nullptr;
+  void execute(const void* send, void* recv) {
+    if (plan) {
+      plan->execute(send, recv);
+    } else {
+      per_call->execute(send, recv, *layout);
+    }
+  }
+  std::string name() const { return plan ? plan->name() : per_call->name(); }
+  std::string label() const { return plan ? plan->label() : per_call->label(); }
+  const Counters& counters() const { return plan ? plan->counters() : per_call->counters(); }
+};
+
 struct Entry {
   std::string spec;
-  Plan plan;
+  Exchange plan;
   std::vector<double> times;  // slowest rank per iteration (rank 0 only)
   std::string check = "skipped";
 };
@@ -119,11 +137,16 @@ BenchResult bench_sweep(const Session& session, const BenchConfig& config,
           continue;
         }
       }
-      entries.push_back(
-          {spec,
-           vector ? Plan(spec, session.comm, layout) : Plan(spec, session.comm, bytes),
-           {},
-           "skipped"});
+      Entry& e = entries.emplace_back();
+      e.spec = spec;
+      if (config.per_call) {
+        e.plan.per_call.emplace(spec, session.comm);
+        e.plan.layout = &layout;
+      } else if (vector) {
+        e.plan.plan.emplace(spec, session.comm, layout);
+      } else {
+        e.plan.plan.emplace(spec, session.comm, bytes);
+      }
     }
 
     std::vector<std::byte> send(layout.send_extent()), recv(layout.recv_extent());
@@ -209,6 +232,7 @@ BenchResult bench_sweep(const Session& session, const BenchConfig& config,
                             {"label", e.plan.label()},
                             {"spec", e.spec},
                             {"kind", to_string(kind)},
+                            {"per_call", config.per_call},
                             {"procs", P},
                             {"bytes", bytes},
                             {"iters", config.iters},
@@ -216,7 +240,8 @@ BenchResult bench_sweep(const Session& session, const BenchConfig& config,
                             {"rounds", c.rounds},
                             {"blocks_sent", c.blocks_sent},
                             {"messages_sent", c.messages_sent},
-                            {"bytes_sent", c.bytes_sent}};
+                            {"bytes_sent", c.bytes_sent},
+                            {"waits", c.waits}};
       put_summary(rec, s);
       if (vector) {
         rec["distribution"] = config.distribution;

@@ -16,6 +16,7 @@ struct BenchConfig {
   std::string algorithms = "all";  // comma-separated specs, or "all" of the kind
   std::vector<std::size_t> sizes;  // bytes per peer (vector: the largest block)
   std::string distribution;        // "" = uniform (Alltoall), else Alltoallv counts
+  bool per_call = false;           // vector: a VectorExchange given the counts every call
   int iters = 50, warmup = 5;
   bool check = false;
   bool all() const { return algorithms == "all"; }

@@ -73,6 +73,7 @@ Runner setup_bench(CLI::App& app, const Session& session) {
     bool check = false;
     std::string format = "table";
     std::string vector;  // distribution name: the vector (Alltoallv) kind
+    bool per_call = false;
     std::string output;  // HDF5 results file (as a2a run writes)
   };
   auto opt = std::make_shared<Options>();
@@ -86,6 +87,9 @@ Runner setup_bench(CLI::App& app, const Session& session) {
                   "Alltoallv with per-peer counts from a distribution: equal, random, powerlaw, "
                   "hot, onesender, pernode, zero")
       ->check(CLI::IsMember(distribution_names()));
+  sub->add_flag("--per-call", opt->per_call,
+                "with --vector: time a2a::VectorExchange (counts given every call, nothing "
+                "planned) instead of a fixed-layout plan");
   sub->add_option("--iters,-n", opt->iters, "timed iterations per backend and size")
       ->check(CLI::Range(1, 1000000));
   sub->add_option("--warmup,-w", opt->warmup, "untimed iterations first")
@@ -108,6 +112,10 @@ Runner setup_bench(CLI::App& app, const Session& session) {
     config.algorithms = opt->algorithms;
     config.sizes = parse_sizes(opt->sizes);
     config.distribution = opt->vector;
+    config.per_call = opt->per_call;
+    if (config.per_call && opt->vector.empty()) {
+      throw Error("--per-call needs --vector (it times the per-call Alltoallv)");
+    }
     config.iters = opt->iters;
     config.warmup = opt->warmup;
     config.check = opt->check;

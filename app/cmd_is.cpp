@@ -54,7 +54,6 @@ Runner setup_is(CLI::App& app, const Session& session) {
                               {"mops_total", mops},
                               {"mops_per_process", mops / session.procs},
                               {"keys_exchange_us", r.keys_us},
-                              {"keys_plan_us", r.plan_us},
                               {"counts_exchange_us", r.counts_us},
                               {"partial_verified", r.partial_passed},
                               {"full_verified", r.full_ok},
@@ -80,7 +79,6 @@ Runner setup_is(CLI::App& app, const Session& session) {
         std::printf(" Keys backend    = %s\n", r.backend_name.c_str());
         std::printf(" Counts backend  = %s\n", r.counts_backend_name.c_str());
         std::printf(" Keys exchange   = %24.1f us (slowest rank, all iterations)\n", r.keys_us);
-        std::printf(" Keys planning   = %24.1f us\n", r.plan_us);
         std::printf(" Counts exchange = %24.1f us\n", r.counts_us);
         std::printf(" Partial verify  = %21d/%d\n", r.partial_passed, 5 * opt->run.iterations);
         std::printf(" Full verify     = %24s\n", r.full_ok ? "sorted" : "OUT OF ORDER");

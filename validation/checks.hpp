@@ -52,21 +52,24 @@ inline VectorLayout vector_layout(const std::string& dist, int procs, int rank,
   return distribution_layout(dist, procs, rank, max_bytes, reversed, !reversed, 5, 3);
 }
 
-// Plans `spec` for the vector layout on comm and checks the result against MPI_Alltoallv (the
-// gaps between receive blocks must stay untouched) and against the pattern.
-inline void check_vector_exchange(Harness& h, MPI_Comm comm, const std::string& spec,
-                                  const VectorLayout& layout, const std::string& where) {
+// A vector exchange's inputs and MPI_Alltoallv's answer, checked against the pattern.
+struct VectorCase {
+  std::vector<std::byte> send, reference;
+};
+
+inline VectorCase vector_case(Harness& h, MPI_Comm comm, const VectorLayout& layout,
+                              const std::string& at) {
   int rank = 0, procs = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &procs);
   const auto P = static_cast<std::size_t>(procs);
-  std::vector<std::byte> send(layout.send_extent() + 7, std::byte{0});
+  VectorCase v;
+  v.send.assign(layout.send_extent() + 7, std::byte{0});
   for (std::size_t d = 0; d < P; ++d) {
-    fill_pattern(send.data() + layout.send_displs[d], layout.send_counts[d], rank,
+    fill_pattern(v.send.data() + layout.send_displs[d], layout.send_counts[d], rank,
                  static_cast<int>(d));
   }
-  const std::vector<std::byte> send_copy = send;
-  std::vector<std::byte> reference(layout.recv_extent() + 7, std::byte{0x5A});
+  v.reference.assign(layout.recv_extent() + 7, std::byte{0x5A});
   std::vector<int> sc(P), sd(P), rc(P), rd(P);
   for (std::size_t p = 0; p < P; ++p) {
     sc[p] = static_cast<int>(layout.send_counts[p]);
@@ -74,21 +77,46 @@ inline void check_vector_exchange(Harness& h, MPI_Comm comm, const std::string& 
     rc[p] = static_cast<int>(layout.recv_counts[p]);
     rd[p] = static_cast<int>(layout.recv_displs[p]);
   }
-  MPI_Alltoallv(send.data(), sc.data(), sd.data(), MPI_BYTE, reference.data(), rc.data(), rd.data(),
-                MPI_BYTE, comm);
-  const std::string at = where + " P=" + std::to_string(P) + " " + spec;
+  MPI_Alltoallv(v.send.data(), sc.data(), sd.data(), MPI_BYTE, v.reference.data(), rc.data(),
+                rd.data(), MPI_BYTE, comm);
   for (std::size_t s = 0; s < P; ++s) {
     std::vector<std::byte> block(layout.recv_counts[s]);
     fill_pattern(block.data(), block.size(), static_cast<int>(s), rank);
     h.expect(std::equal(block.begin(), block.end(),
-                        reference.begin() + static_cast<std::ptrdiff_t>(layout.recv_displs[s])),
+                        v.reference.begin() + static_cast<std::ptrdiff_t>(layout.recv_displs[s])),
              at + ": MPI_Alltoallv matches the pattern");
   }
+  return v;
+}
+
+// Plans `spec` for the vector layout on comm and checks the result against MPI_Alltoallv (the
+// gaps between receive blocks must stay untouched) and against the pattern.
+inline void check_vector_exchange(Harness& h, MPI_Comm comm, const std::string& spec,
+                                  const VectorLayout& layout, const std::string& where) {
+  int procs = 1;
+  MPI_Comm_size(comm, &procs);
+  const std::string at = where + " P=" + std::to_string(procs) + " " + spec;
+  VectorCase v = vector_case(h, comm, layout, at);
+  const std::vector<std::byte> send_copy = v.send;
   Plan plan(spec, comm, layout);
-  std::vector<std::byte> recv(reference.size(), std::byte{0x5A});
-  plan.execute(send.data(), recv.data());
-  h.expect(recv == reference, at + ": equals MPI_Alltoallv (gaps untouched)");
-  h.expect(send == send_copy, at + ": send buffer unchanged");
+  std::vector<std::byte> recv(v.reference.size(), std::byte{0x5A});
+  plan.execute(v.send.data(), recv.data());
+  h.expect(recv == v.reference, at + ": equals MPI_Alltoallv (gaps untouched)");
+  h.expect(v.send == send_copy, at + ": send buffer unchanged");
+}
+
+// One call of a per-call exchange with this layout, checked the same way.
+inline void check_vector_call(Harness& h, MPI_Comm comm, VectorExchange& exchange,
+                              const VectorLayout& layout, const std::string& where) {
+  int procs = 1;
+  MPI_Comm_size(comm, &procs);
+  const std::string at = where + " P=" + std::to_string(procs) + " per-call " + exchange.name();
+  VectorCase v = vector_case(h, comm, layout, at);
+  const std::vector<std::byte> send_copy = v.send;
+  std::vector<std::byte> recv(v.reference.size(), std::byte{0x5A});
+  exchange.execute(v.send.data(), recv.data(), layout);
+  h.expect(recv == v.reference, at + ": equals MPI_Alltoallv (gaps untouched)");
+  h.expect(v.send == send_copy, at + ": send buffer unchanged");
 }
 
 }  // namespace a2a::test

@@ -83,8 +83,13 @@ int main(int argc, char** argv) {
     std::uint64_t all = 0;
     for (std::uint64_t h : hashes)
       all = all * 31 + h;
-    std::printf("fftw_mpi_probe: n=%td P=%d hash=%016llx time_per_pair_ms=%.3f\n", n, procs,
-                static_cast<unsigned long long>(all), 1e3 * elapsed / repeats);
+    // Which transpose FFTW planned: its MPI_Alltoall one, or pairwise MPI_Sendrecv.
+    char* forward_text = fftw_sprint_plan(forward);
+    const bool alltoall = forward_text != nullptr && std::strstr(forward_text, "alltoall");
+    std::free(forward_text);
+    std::printf("fftw_mpi_probe: n=%td P=%d hash=%016llx time_per_pair_ms=%.3f transpose=%s\n", n,
+                procs, static_cast<unsigned long long>(all), 1e3 * elapsed / repeats,
+                alltoall ? "alltoall" : "other");
   }
   fftw_destroy_plan(forward);
   fftw_destroy_plan(backward);

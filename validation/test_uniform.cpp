@@ -1,8 +1,10 @@
 // Every uniform algorithm in the registry (so a new algorithm is covered by registering it),
-// with radix variants r in {2, 3, sqrt, P-1, P} where it takes a radix, at block sizes
+// with radix variants r in {2, 3, sqrt, P-1, P} where it takes a radix, rounds in flight
+// (window) 2 and all where it takes a window, at block sizes
 // {0, 1, 3, 8, 1000, 65537}: byte-exact against MPI_Alltoall and against the closed-form
 // pattern, send buffer unchanged, plan executed twice. For the Bruck family the counted rounds
-// and blocks must equal Propositions 1-4 and the brute-force enumeration. Everything runs on
+// and blocks must equal Propositions 1-4 and the brute-force enumeration, and the waits one per
+// round (window=1) or one per digit (window=all). Everything runs on
 // the world communicator and on a sub-communicator (ranks split by parity).
 #include <cstring>
 #include <set>
@@ -33,12 +35,18 @@ std::vector<std::string> variants(const a2a::AlgorithmInfo& info, int procs) {
       specs.push_back(info.name + ":r=" + std::to_string(r));
     specs.push_back(info.name + ":r=sqrt");
   }
+  if (info.param("window") != nullptr) {
+    const bool radix = info.param("r") != nullptr;
+    specs.push_back(info.name + (radix ? ":r=max,window=2" : ":window=2"));
+    specs.push_back(info.name + (radix ? ":r=sqrt,window=all" : ":window=all"));
+    if (radix) specs.push_back(info.name + ":r=max,window=all");
+  }
   return specs;
 }
 
 // The radix a Bruck-family plan resolved to (0 if it is not one).
 long long resolved_radix(const std::string& name) {
-  if (name == "bruck") return 2;
+  if (name.rfind("bruck", 0) == 0) return 2;
   for (const std::string family : {"tra:", "tra_modified:"}) {
     if (name.rfind(family, 0) == 0) return std::stoll(a2a::Spec::parse(name).find("r")->c_str());
   }
@@ -67,6 +75,10 @@ void run_suite(Harness& h, MPI_Comm comm, const char* where) {
                  at + ": blocks " + std::to_string(c.blocks_sent) + " vs D " +
                      std::to_string(a2a::model::blocks(P, r)));
         h.expect(c.bytes_sent == c.blocks_sent * bytes, at + ": bytes = blocks * S");
+        const std::string window = *a2a::Spec::parse(plan.name()).find("window");
+        const std::uint64_t w = a2a::model::digits(P, static_cast<std::uint64_t>(r));
+        if (window == "1") h.expect(c.waits == c.rounds, at + ": one wait per round");
+        if (window == "all") h.expect(c.waits == w, at + ": one wait per digit");
       }
     }
   }

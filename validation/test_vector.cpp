@@ -1,6 +1,8 @@
 // Every vector-kind algorithm in the registry against MPI_Alltoallv, for count distributions
 // (all equal, random with zeros, one hot peer, all zero) and layouts with gaps and reversed
-// displacements. Also the MPI_Alltoallv-signature entry point with a derived contiguous type.
+// displacements: as fixed-layout plans, and as per-call exchanges (a2a::VectorExchange) run
+// with a different layout on every call. Radix, window and q variants; the counters of both
+// forms. Also the MPI_Alltoallv-signature entry point with a derived contiguous type.
 #include <algorithm>
 #include <cstring>
 #include <numeric>
@@ -16,35 +18,73 @@ namespace {
 
 using a2a::test::Harness;
 
+// The specs tested beyond every registry entry's defaults (skipped where they do not apply).
+const std::vector<std::string> kExtraSpecs = {"tra_v:r=2",
+                                              "tra_v:r=3",
+                                              "tra_v:r=max",
+                                              "tra_v:r=max,window=2",
+                                              "tra_v:r=sqrt,window=all",
+                                              "padded_bruck_v:r=2",
+                                              "padded_bruck_v:r=max,window=all",
+                                              "sloav:linear_above=100",
+                                              "sloavx:q=1",
+                                              "sloavx:q=2",
+                                              "sloavx:q=3",
+                                              "sloavx:q=4",
+                                              "sloavx:q=1,r=max,window=all",
+                                              "sloavx:q=2,r=sqrt,window=2"};
+
+bool applies(Harness& h, const std::string& spec) {
+  if (a2a::check_applicable(spec, h.comm(), a2a::Kind::vector, 0)) return false;
+  // sloavx's leaders' radix is checked against N when built: keep r <= N.
+  if (spec.rfind("sloavx:q=", 0) == 0 && spec.find(",r=") != std::string::npos) {
+    const int q = std::stoi(spec.substr(9));
+    if (h.procs() / q < 2) return false;
+  }
+  return true;
+}
+
 void run(Harness& h) {
   const int rank = h.rank();
   const auto P = static_cast<std::size_t>(h.procs());
   const auto me = static_cast<std::size_t>(rank);
+  struct Case {
+    a2a::VectorLayout layout;
+    std::string where;
+  };
+  std::vector<Case> cases;
   for (const char* dist : {"equal", "random", "powerlaw", "hot", "onesender", "pernode", "zero"}) {
     for (std::size_t max_bytes :
          {std::size_t{1}, std::size_t{8}, std::size_t{1024}, std::size_t{1} << 20}) {
       for (bool reversed : {false, true}) {
         if (max_bytes > 1024 && reversed) continue;  // 1 MiB once is enough
-        const a2a::VectorLayout layout =
-            a2a::test::vector_layout(dist, h.procs(), rank, max_bytes, reversed);
-        const std::string where =
-            std::string(dist) + " max=" + std::to_string(max_bytes) + (reversed ? " reversed" : "");
-        for (const std::string& name : a2a::algorithm_names(a2a::Kind::vector)) {
-          a2a::test::check_vector_exchange(h, h.comm(), name, layout, where);
-        }
-        for (const std::string spec :
-             {"tra_v:r=2", "tra_v:r=3", "tra_v:r=max", "padded_bruck_v:r=2",
-              "sloav:linear_above=100", "sloavx:q=1", "sloavx:q=2", "sloavx:q=3", "sloavx:q=4"}) {
-          // Skips what does not apply at this P (r > P, q not dividing P).
-          if (a2a::check_applicable(spec, h.comm(), a2a::Kind::vector, 0)) continue;
-          a2a::test::check_vector_exchange(h, h.comm(), spec, layout, where);
-        }
+        cases.push_back({a2a::test::vector_layout(dist, h.procs(), rank, max_bytes, reversed),
+                         std::string(dist) + " max=" + std::to_string(max_bytes) +
+                             (reversed ? " reversed" : "")});
       }
     }
   }
+  std::vector<std::string> specs = a2a::algorithm_names(a2a::Kind::vector);
+  for (const std::string& spec : kExtraSpecs) {
+    if (applies(h, spec)) specs.push_back(spec);
+  }
+  // Fixed layouts: one plan per layout.
+  for (const Case& c : cases) {
+    for (const std::string& spec : specs)
+      a2a::test::check_vector_exchange(h, h.comm(), spec, c.layout, c.where);
+  }
+  // Per call: one exchange per backend, a different layout on every call (sizes grow and
+  // shrink, so scratch is regrown and reused).
+  for (const std::string& spec : specs) {
+    a2a::VectorExchange exchange(spec, h.comm());
+    for (const Case& c : cases)
+      a2a::test::check_vector_call(h, h.comm(), exchange, c.layout, c.where);
+  }
 
-  // Counters: sloav makes 2 ceil(log2 P) start-ups per rank (size and data per round, the
-  // paper's model); tra_v the K(P, r) rounds and D(P, r) elements of Propositions 1-4.
+  // Counters. Per call, sloav makes 2 ceil(log2 P) start-ups per rank (size and data per
+  // round, the paper's model) and tra_v 2 K(P, r); a fixed layout sends no sizes: at most
+  // one message per round (none when a round is empty both ways). Rounds and elements are
+  // K and D of Propositions 1-4 either way.
   {
     const a2a::VectorLayout layout = a2a::test::vector_layout("random", h.procs(), rank, 64, false);
     std::vector<std::byte> send(layout.send_extent() + 1), recv(layout.recv_extent() + 1);
@@ -54,26 +94,47 @@ void run(Harness& h) {
     {
       a2a::Plan plan("sloav", h.comm(), layout);
       plan.execute(send.data(), recv.data());
-      h.expect(plan.counters().messages_sent == 2 * log2p && plan.counters().rounds == log2p,
-               "sloav: 2 ceil(log2 P) = " + std::to_string(2 * log2p) + " start-ups, got " +
-                   std::to_string(plan.counters().messages_sent));
+      const auto& c = plan.counters();
+      h.expect(c.rounds == log2p && c.messages_sent <= log2p && c.waits <= log2p,
+               "sloav fixed: log2 P rounds, at most one message each, got " +
+                   std::to_string(c.messages_sent));
+      a2a::VectorExchange ex("sloav", h.comm());
+      ex.execute(send.data(), recv.data(), layout);
+      h.expect(ex.counters().messages_sent == 2 * log2p && ex.counters().rounds == log2p,
+               "sloav per call: 2 ceil(log2 P) = " + std::to_string(2 * log2p) +
+                   " start-ups, got " + std::to_string(ex.counters().messages_sent));
     }
     for (std::uint64_t r = 2; r <= std::max<std::uint64_t>(2, P); ++r) {
-      a2a::Plan plan("tra_v:r=" + std::to_string(r), h.comm(), layout);
+      const std::string spec = "tra_v:r=" + std::to_string(r);
+      a2a::Plan plan(spec, h.comm(), layout);
       plan.execute(send.data(), recv.data());
       const auto brute = a2a::test::brute_force_count(P, r);
-      h.expect(plan.counters().rounds == a2a::model::rounds(P, r) &&
-                   plan.counters().rounds == brute.rounds,
-               "tra_v:r=" + std::to_string(r) + ": K rounds");
-      h.expect(plan.counters().blocks_sent == a2a::model::blocks(P, r) &&
-                   plan.counters().messages_sent == 2 * plan.counters().rounds,
-               "tra_v:r=" + std::to_string(r) + ": D elements, 2 K messages");
+      const auto& c = plan.counters();
+      h.expect(c.rounds == a2a::model::rounds(P, r) && c.rounds == brute.rounds,
+               spec + ": K rounds");
+      h.expect(c.blocks_sent == a2a::model::blocks(P, r) && c.messages_sent <= c.rounds,
+               spec + ": D elements, at most K messages (fixed)");
+      a2a::VectorExchange ex(spec, h.comm());
+      ex.execute(send.data(), recv.data(), layout);
+      const auto& e = ex.counters();
+      h.expect(e.rounds == c.rounds && e.blocks_sent == c.blocks_sent &&
+                   e.messages_sent == 2 * e.rounds && e.waits == 2 * e.rounds,
+               spec + ": per call K rounds, D elements, 2 K messages and waits");
+      a2a::VectorExchange all(spec + ",window=all", h.comm());
+      all.execute(send.data(), recv.data(), layout);
+      h.expect(
+          all.counters().waits == 2 * a2a::model::digits(P, r),
+          spec + ",window=all: two waits per digit, got " + std::to_string(all.counters().waits));
     }
     {
       // The threshold switch: above linear_above bytes sloav hands over to linear.
       a2a::Plan plan("sloav:linear_above=10", h.comm(), layout);
       h.expect(P == 1 || plan.name().find("->linear") != std::string::npos,
                "sloav:linear_above=10 with 64-byte blocks switches to linear: " + plan.name());
+      a2a::VectorExchange ex("sloav:linear_above=10", h.comm());
+      ex.execute(send.data(), recv.data(), layout);
+      h.expect(P == 1 || ex.name().find("->linear") != std::string::npos,
+               "per call, sloav:linear_above=10 switches to linear: " + ex.name());
     }
   }
 

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <cmath>
 
 #include "a2a/error.hpp"
@@ -23,6 +24,9 @@ long long Context::int_param(const std::string& key, long long lo, long long hi)
   const std::string& text = raw(key);
   long long value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec == std::errc::result_out_of_range) {
+    fail(key + "=" + text + " is outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  }
   if (ec != std::errc() || end != text.data() + text.size()) {
     fail(key + "=" + text + " is not an integer");
   }
@@ -43,10 +47,11 @@ long long Context::radix_param(const std::string& key, long long n, const char* 
     value = hi;
   } else {
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size()) {
+    if (ec != std::errc::result_out_of_range &&
+        (ec != std::errc() || end != text.data() + text.size())) {
       fail(key + "=" + text + " is not an integer, 'sqrt' or 'max'");
     }
-    if (value < 2 || value > hi) {
+    if (ec == std::errc::result_out_of_range || value < 2 || value > hi) {
       fail(key + "=" + text + " is outside [2, " + std::to_string(hi) + "] (" + what + " = " +
            std::to_string(n) + ")");
     }
@@ -67,6 +72,20 @@ int Context::ranks_per_node_param(const std::string& key) {
 
 ParamInfo radix_param_info() {
   return {"r", "sqrt", "radix in [2, P]; 'sqrt' = ceil(sqrt P), 'max' = P", true};
+}
+
+ParamInfo window_param_info() {
+  return {"window", "1",
+          "rounds of one digit in flight at once: 1 = the paper's schedule (one blocking round "
+          "at a time), an integer >= 1, or 'all' (every round of a digit posted together)"};
+}
+
+std::size_t Context::window_param(const std::string& key) {
+  if (raw(key) == "all") {
+    resolve(key, "all");
+    return 0;
+  }
+  return static_cast<std::size_t>(int_param(key, 1, INT_MAX));
 }
 
 ParamInfo ranks_per_node_info() {
@@ -119,10 +138,21 @@ const std::string& Context::resolved_value(const std::string& key) const {
   fail("internal error: parameter '" + key + "' was not resolved");
 }
 
+// The resolved parameters in the registry's order (validation may resolve them in any order).
+std::vector<std::pair<std::string, std::string>> Context::ordered() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const ParamInfo& p : algorithm->params) {
+    for (const auto& kv : resolved) {
+      if (kv.first == p.name) out.push_back(kv);
+    }
+  }
+  return out;
+}
+
 std::string Context::label() const {
   std::string out = algorithm->name;
   bool first = true;
-  for (const auto& [key, value] : resolved) {
+  for (const auto& [key, value] : ordered()) {
     const ParamInfo* info = algorithm->param(key);
     const bool written = std::find(given.begin(), given.end(), key) != given.end();
     if (!written && !(info != nullptr && info->labelled)) continue;
@@ -134,9 +164,10 @@ std::string Context::label() const {
 
 std::string Context::resolved_name() const {
   std::string out = algorithm->name;
-  for (std::size_t i = 0; i < resolved.size(); ++i) {
-    out += (i == 0 ? ":" : ",");
-    out += resolved[i].first + "=" + resolved[i].second;
+  bool first = true;
+  for (const auto& [key, value] : ordered()) {
+    out += (first ? ":" : ",") + key + "=" + value;
+    first = false;
   }
   return out;
 }

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 
@@ -46,6 +47,7 @@ std::size_t VectorLayout::recv_extent() const {
 namespace detail {
 
 PlanState::~PlanState() = default;
+ExchangeState::~ExchangeState() = default;
 
 // The plans' private duplicate of a user communicator: made once, kept as an attribute of
 // the user's communicator and freed with it. Plans on one communicator may share it: they
@@ -149,8 +151,11 @@ std::string validate(std::string_view text, Context& ctx) {
       const std::string* given = spec.find(p.name);
       ctx.params.emplace_back(p.name, given ? *given : p.default_value);
     }
-    if (ctx.kind == Kind::vector) {
+    if (ctx.kind == Kind::vector && !ctx.per_call) {
       if (std::string error = check_layout(ctx.layout, ctx.procs); !error.empty()) return error;
+    }
+    if (ctx.per_call && !info->build_exchange) {
+      return "backend '" + info->name + "' has no per-call Alltoallv form";
     }
     if (info->validate) info->validate(ctx);
   } catch (const Error& e) {
@@ -206,7 +211,12 @@ std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm,
   }
   std::string build_error;
   try {
-    state->impl = ctx.algorithm->build(ctx);
+    if (ctx.algorithm->build) {
+      state->impl = ctx.algorithm->build(ctx);
+    } else {
+      state->impl =
+          std::make_unique<FixedLayoutPlan>(ctx.algorithm->build_exchange(ctx), ctx.layout);
+    }
   } catch (const std::exception& e) {
     build_error = std::string("backend '") + ctx.algorithm->name + "': " + e.what();
   }
@@ -225,7 +235,117 @@ std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm,
   return state;
 }
 
+std::unique_ptr<ExchangeState> make_exchange_state(std::string_view spec, MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) throw Error("a2a::VectorExchange: communicator is MPI_COMM_NULL");
+  int inter = 0;
+  MPI_Comm_test_inter(comm, &inter);
+  if (inter) throw Error("a2a::VectorExchange: inter-communicators are not supported");
+  Context ctx;
+  MPI_Comm_rank(comm, &ctx.rank);
+  MPI_Comm_size(comm, &ctx.procs);
+  ctx.kind = Kind::vector;
+  ctx.per_call = true;
+  std::string error = agree_on_error(comm, validate(spec, ctx));
+  if (!error.empty()) throw SpecError(error);
+  const std::string resolved = ctx.resolved_name();
+  error = agree_on_error(comm, compare_with_root(comm, ctx.rank, resolved + " (per-call vector)"));
+  if (!error.empty()) throw SpecError(error);
+
+  auto state = std::make_unique<ExchangeState>();
+  state->comm = private_duplicate(comm);
+  state->procs = ctx.procs;
+  state->rank = ctx.rank;
+  ctx.comm = state->comm;
+  std::string build_error;
+  try {
+    state->impl = ctx.algorithm->build_exchange(ctx);
+  } catch (const std::exception& e) {
+    build_error = std::string("backend '") + ctx.algorithm->name + "': " + e.what();
+  }
+  build_error = agree_on_error(state->comm, build_error);
+  if (!build_error.empty()) throw Error(build_error);
+  state->name = ctx.resolved_name();
+  state->label = ctx.label();
+  if (const char* env = std::getenv("A2A_CHECK_COUNTS"); env != nullptr && *env != '\0') {
+    state->check_counts = std::string(env) != "0";
+  }
+  return state;
+}
+
+std::size_t global_max_count(MPI_Comm comm, const std::size_t* counts, int procs) {
+  unsigned long long most = 0;
+  for (int i = 0; i < procs; ++i)
+    most = std::max<unsigned long long>(most, counts[i]);
+  MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+  return static_cast<std::size_t>(most);
+}
+
 }  // namespace detail
+
+VectorExchange::VectorExchange(std::string_view spec, MPI_Comm comm)
+    : state_(detail::make_exchange_state(spec, comm)) {}
+VectorExchange::VectorExchange(VectorExchange&&) noexcept = default;
+VectorExchange& VectorExchange::operator=(VectorExchange&&) noexcept = default;
+VectorExchange::~VectorExchange() = default;
+
+void VectorExchange::set_check_counts(bool on) {
+  state_->check_counts = on;
+}
+
+void VectorExchange::execute(const void* send, const std::size_t* send_counts,
+                             const std::size_t* send_displs, void* recv,
+                             const std::size_t* recv_counts, const std::size_t* recv_displs) {
+  detail::ExchangeState& s = *state_;
+  if (s.check_counts) {
+    // What each peer sends here must be what this rank expects: one Alltoall of the counts.
+    static_assert(sizeof(unsigned long long) == sizeof(std::size_t));
+    s.incoming.resize(static_cast<std::size_t>(s.procs));
+    detail::check_mpi(A2A_MPI_ALLTOALL(send_counts, 1, MPI_UNSIGNED_LONG_LONG, s.incoming.data(), 1,
+                                       MPI_UNSIGNED_LONG_LONG, s.comm),
+                      "MPI_Alltoall");
+    std::string error;
+    for (int i = 0; i < s.procs && error.empty(); ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      if (s.incoming[k] != recv_counts[k]) {
+        error = "a2a::VectorExchange: rank " + std::to_string(i) + " sends " +
+                std::to_string(s.incoming[k]) + " bytes to rank " + std::to_string(s.rank) +
+                ", which expects " + std::to_string(recv_counts[k]);
+      }
+    }
+    error = detail::agree_on_error(s.comm, error);
+    if (!error.empty()) throw Error(error);
+  }
+  s.counters = Counters{};
+  s.impl->execute(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv),
+                  detail::LayoutView{send_counts, send_displs, recv_counts, recv_displs},
+                  s.counters);
+}
+
+void VectorExchange::execute(const void* send, void* recv, const VectorLayout& layout) {
+  const auto n = static_cast<std::size_t>(state_->procs);
+  if (layout.send_counts.size() != n || layout.send_displs.size() != n ||
+      layout.recv_counts.size() != n || layout.recv_displs.size() != n) {
+    throw Error("a2a::VectorExchange: the layout must have one count and displacement per rank (" +
+                std::to_string(n) + ")");
+  }
+  execute(send, layout.send_counts.data(), layout.send_displs.data(), recv,
+          layout.recv_counts.data(), layout.recv_displs.data());
+}
+
+int VectorExchange::procs() const {
+  return state_->procs;
+}
+std::string VectorExchange::name() const {
+  const std::string delegate = state_->impl->delegate_name();
+  return delegate.empty() ? state_->name : state_->name + "->" + delegate;
+}
+std::string VectorExchange::label() const {
+  const std::string delegate = state_->impl->delegate_label();
+  return delegate.empty() ? state_->label : state_->label + "->" + delegate;
+}
+const Counters& VectorExchange::counters() const {
+  return state_->counters;
+}
 
 Plan::Plan(std::unique_ptr<detail::PlanState> state) : state_(std::move(state)) {}
 

@@ -50,7 +50,7 @@ std::vector<std::int32_t> generate_keys(const ClassParams& c, std::uint64_t firs
 
 struct Options {
   char class_name = 'S';
-  std::string backend = "mpi";         // keys: Alltoallv
+  std::string backend = "mpi";         // keys: Alltoallv (a per-call VectorExchange)
   std::string counts_backend = "mpi";  // per-rank key counts: Alltoall
   int iterations = 10;
   bool drop_one_key = false;  // test-only fault: rank 0 loses one received key
@@ -58,11 +58,11 @@ struct Options {
 
 struct Result {
   bool partial_ok = false, full_ok = false, count_ok = false;
-  int partial_passed = 0;                          // over all ranks, out of 5 per iteration
-  std::vector<double> iteration_us;                // slowest rank per timed iteration
-  double counts_us = 0, plan_us = 0, keys_us = 0;  // slowest-rank sums over timed iterations
-  double time_s = 0;                               // sum of iteration_us
-  double mean_exchange_bytes = 0;                  // per peer, keys exchange, averaged
+  int partial_passed = 0;             // over all ranks, out of 5 per iteration
+  std::vector<double> iteration_us;   // slowest rank per timed iteration
+  double counts_us = 0, keys_us = 0;  // slowest-rank sums over timed iterations
+  double time_s = 0;                  // sum of iteration_us
+  double mean_exchange_bytes = 0;     // per peer, keys exchange, averaged
   std::string backend_name, counts_backend_name;
   bool verified() const { return partial_ok && full_ok && count_ok; }
 };

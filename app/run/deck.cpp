@@ -16,7 +16,7 @@ namespace {
 // The keys each table accepts (besides the common ones).
 const std::set<std::string> kCommon = {"name", "iters", "warmup", "check", "backends"};
 const std::map<Type, std::set<std::string>> kKeys = {
-    {Type::bench, {"sizes", "vector"}},
+    {Type::bench, {"sizes", "vector", "per_call"}},
     {Type::fft, {"grid", "decomp", "proc_grid", "transform", "baseline"}},
     {Type::fft1d, {"points", "n1", "baseline"}},
     {Type::is, {"class", "iterations", "counts_backend"}},
@@ -197,6 +197,12 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
       if (!has("sizes")) fail_at(table, "[[bench]] needs 'sizes'");
       e.bench.sizes = read_sizes(table);
       if (has("vector")) e.bench.distribution = one_of(table, "vector", distribution_names());
+      if (has("per_call")) {
+        const toml::value& v = toml::find(table, "per_call");
+        if (!v.is_boolean()) fail_at(v, "'per_call' is true or false");
+        if (e.bench.distribution.empty()) fail_at(v, "'per_call' needs 'vector' (Alltoallv)");
+        e.bench.per_call = v.as_boolean();
+      }
       read_backends(e, e.bench.kind());
       e.bench.algorithms.clear();
       if (e.all_backends) {

@@ -10,6 +10,7 @@
 //   backends = "all" | ["mpi", "tra:r=4"]
 //   sizes = "8:4096" | [8, "64K"]
 //   vector = "random"           # Alltoallv counts from this distribution (omit: Alltoall)
+//   per_call = true             # Alltoallv through a2a::VectorExchange (counts every call)
 //
 //   [[fft]]   grid, decomp, proc_grid, transform, check, baseline = "fftw-mpi", backends
 //   [[fft1d]] points, n1, check, baseline = "fftw-mpi", backends

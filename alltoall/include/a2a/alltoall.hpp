@@ -3,6 +3,9 @@
 //   a2a::Plan plan("tra:r=sqrt", MPI_COMM_WORLD, block_bytes);   // collective, once
 //   for (...) plan.execute(send, recv);                           // collective, many times
 //
+//   a2a::VectorExchange ex("sloav", MPI_COMM_WORLD);              // collective, once
+//   for (...) ex.execute(send, scounts, sdispls, recv, rcounts, rdispls);  // counts per call
+//
 // A plan works on a private duplicate of the communicator (made once per communicator and
 // freed with it; its messages never match the caller's), owns its scratch
 // buffers and precomputed schedule, and never writes to the send buffer. Sizes and offsets are
@@ -30,6 +33,7 @@ const char* to_string(Kind kind);
 // What the last execute() did on this rank.
 struct Counters {
   std::size_t rounds = 0;         // communication rounds (steps that wait for a partner)
+  std::size_t waits = 0;          // times this rank waited for messages to complete
   std::size_t blocks_sent = 0;    // data blocks sent, counting a block again at every hop
   std::size_t messages_sent = 0;  // point-to-point messages started (before splitting)
   std::size_t bytes_sent = 0;     // payload bytes sent, including forwarded data
@@ -52,7 +56,8 @@ struct VectorLayout {
 
 namespace detail {
 struct PlanState;
-}
+struct ExchangeState;
+}  // namespace detail
 
 class Plan {
  public:
@@ -87,6 +92,44 @@ class Plan {
  private:
   std::unique_ptr<detail::PlanState> state_;
   explicit Plan(std::unique_ptr<detail::PlanState> state);
+};
+
+// Alltoallv with the counts given per call (MPI_Alltoallv's contract), for exchanges whose
+// counts change from call to call (NPB IS, the interposer, sparse data). Made once per
+// communicator and backend; execute() builds no plan: direct algorithms use the counts they
+// are given, the SLOAV family (sloav, tra_v, sloavx) carries sizes in band as its paper does
+// (nothing exchanged beforehand), padded_bruck_v agrees on the padding with one small
+// allreduce, and selecting backends (auto, random_auto, sloav:linear_above) with one 8-byte
+// allreduce of the largest count. Scratch grows on demand and is kept.
+// For counts that stay fixed, a Plan does all of that work once instead.
+class VectorExchange {
+ public:
+  // Collective over comm. Throws the same SpecError on every rank for a bad or
+  // non-vector spec.
+  VectorExchange(std::string_view spec, MPI_Comm comm);
+  VectorExchange(VectorExchange&&) noexcept;
+  VectorExchange& operator=(VectorExchange&&) noexcept;
+  ~VectorExchange();
+
+  // Collective: counts and displacements in bytes, one per rank; what rank s sends to rank d
+  // must equal what d expects from s (MPI_Alltoallv's rule). send is only read.
+  void execute(const void* send, const std::size_t* send_counts, const std::size_t* send_displs,
+               void* recv, const std::size_t* recv_counts, const std::size_t* recv_displs);
+  void execute(const void* send, void* recv, const VectorLayout& layout);
+
+  // Debug aid: before every call, check with one Alltoall of the counts that every sender's
+  // count equals its receiver's (off by default; also on with A2A_CHECK_COUNTS=1). A
+  // mismatch throws the same a2a::Error on every rank instead of hanging or truncating.
+  void set_check_counts(bool on);
+
+  int procs() const;
+  // The resolved backend; for auto and random_auto, what the last call ran ("auto->sloav").
+  std::string name() const;
+  std::string label() const;
+  const Counters& counters() const;  // of the last execute() on this rank
+
+ private:
+  std::unique_ptr<detail::ExchangeState> state_;
 };
 
 }  // namespace a2a

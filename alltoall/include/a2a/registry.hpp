@@ -18,6 +18,7 @@ namespace a2a {
 namespace detail {
 struct Context;
 class PlanImpl;
+class ExchangeImpl;
 }  // namespace detail
 
 struct ParamInfo {
@@ -38,9 +39,14 @@ struct AlgorithmInfo {
   // Resolves and range-checks the parameters for this context and throws SpecError if the
   // algorithm cannot serve it. Local: no communication happens here.
   std::function<void(detail::Context&)> validate;
-  // Builds the plan; may communicate (collective over the plan's communicator) and may resolve
-  // parameters that need it (such as the real ranks per node).
+  // Builds a fixed plan (uniform, or a vector layout in ctx.layout); may communicate (collective
+  // over the plan's communicator) and may resolve parameters that need it (such as the real
+  // ranks per node). Optional: without it the plan is build_exchange's exchange run with the
+  // fixed layout (the uniform layout for the uniform kind).
   std::function<std::unique_ptr<detail::PlanImpl>(detail::Context&)> build;
+  // Builds the per-call exchange (VectorExchange): no layout in ctx, counts come with every
+  // call. Required for every algorithm of the vector kind; direct algorithms need nothing else.
+  std::function<std::unique_ptr<detail::ExchangeImpl>(detail::Context&)> build_exchange;
 
   bool supports(Kind kind) const { return (kinds & static_cast<unsigned>(kind)) != 0; }
   const ParamInfo* param(const std::string& key) const;

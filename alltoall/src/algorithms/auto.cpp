@@ -3,6 +3,10 @@
 // it. Rules are tried in order; the first whose bounds hold and whose backend applies to this
 // exchange wins, so a hierarchical backend that does not fit P falls through cleanly.
 // Selection policy lives here only; the algorithms know nothing of it.
+// Per call (VectorExchange): the rules that can apply at this P are kept; when they all give
+// the same backend whatever the size, it is the only one and a call costs nothing extra;
+// otherwise each call agrees on the largest count with one 8-byte allreduce and runs the
+// chosen backend's exchange (made on first use, then kept).
 #include <cstdlib>
 #include <fstream>
 #include <limits>
@@ -90,6 +94,7 @@ std::string choose(const Context& ctx, const std::vector<Rule>& rules, std::uint
     probe.kind = ctx.kind;
     probe.block_bytes = ctx.block_bytes;
     probe.layout = ctx.layout;
+    probe.per_call = ctx.per_call;
     const std::string error = validate(rule.backend, probe);
     if (error.empty()) return rule.backend;
     tried += "\n  " + rule.backend + ": " + error;
@@ -109,6 +114,79 @@ std::string table_of(Context& ctx) {
   return table;
 }
 
+// Per call: the applicable rules, and the exchanges chosen so far.
+class AutoExchange final : public ExchangeImpl {
+ public:
+  explicit AutoExchange(const Context& ctx) : comm_(ctx.comm), procs_(ctx.procs) {
+    Context copy = ctx;
+    const auto procs = static_cast<std::uint64_t>(ctx.procs);
+    for (Rule& rule : load_rules(copy, table_of(copy))) {
+      if (procs < rule.min_procs || procs > rule.max_procs) continue;
+      Context probe;
+      probe.rank = ctx.rank;
+      probe.procs = ctx.procs;
+      probe.kind = Kind::vector;
+      probe.per_call = true;
+      if (!validate(rule.backend, probe).empty()) continue;
+      rules_.push_back(std::move(rule));
+    }
+    if (rules_.empty())
+      ctx.fail("no rule of the selection table applies to P=" + std::to_string(procs));
+    // One backend whatever the size: every rule before the first unbounded one names it.
+    fixed_ = true;
+    for (const Rule& rule : rules_) {
+      fixed_ = fixed_ && rule.backend == rules_.front().backend;
+      if (rule.min_bytes == 0 && rule.max_bytes == std::numeric_limits<std::uint64_t>::max()) break;
+    }
+    chosen_.reserve(rules_.size());
+  }
+
+  void execute(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {
+    const Rule* rule = &rules_.front();
+    if (!fixed_) {
+      const std::uint64_t bytes = global_max_count(comm_, l.send_counts, procs_);
+      rule = nullptr;
+      for (const Rule& r : rules_) {
+        if (bytes >= r.min_bytes && bytes <= r.max_bytes) {
+          rule = &r;
+          break;
+        }
+      }
+      if (rule == nullptr) {
+        throw Error("auto: no rule of the selection table applies to P=" + std::to_string(procs_) +
+                    ", bytes=" + std::to_string(bytes));
+      }
+    }
+    last_ = nullptr;
+    for (auto& state : chosen_) {
+      if (state.first == rule->backend) last_ = state.second.get();
+    }
+    if (last_ == nullptr) {
+      chosen_.emplace_back(rule->backend, make_exchange_state(rule->backend, comm_));
+      last_ = chosen_.back().second.get();
+    }
+    last_->impl->execute(send, recv, l, c);
+  }
+  std::string delegate_name() const override {
+    if (last_ == nullptr) return {};
+    const std::string inner = last_->impl->delegate_name();
+    return inner.empty() ? last_->name : last_->name + "->" + inner;
+  }
+  std::string delegate_label() const override {
+    if (last_ == nullptr) return {};
+    const std::string inner = last_->impl->delegate_label();
+    return inner.empty() ? last_->label : last_->label + "->" + inner;
+  }
+
+ private:
+  MPI_Comm comm_;
+  int procs_;
+  std::vector<Rule> rules_;
+  bool fixed_ = false;
+  std::vector<std::pair<std::string, std::unique_ptr<ExchangeState>>> chosen_;
+  ExchangeState* last_ = nullptr;
+};
+
 }  // namespace
 
 AlgorithmInfo describe_auto() {
@@ -121,7 +199,8 @@ AlgorithmInfo describe_auto() {
   info.cost = "that of the chosen backend";
   info.validate = [](Context& ctx) {
     const auto rules = load_rules(ctx, table_of(ctx));
-    // The uniform choice is local; the vector one needs the global largest count (in build).
+    // The uniform choice is local; the vector one needs the global largest count (in build,
+    // or per call).
     if (ctx.kind == Kind::uniform) choose(ctx, rules, ctx.block_bytes);
   };
   info.build = [](const Context& ctx) -> std::unique_ptr<PlanImpl> {
@@ -132,6 +211,9 @@ AlgorithmInfo describe_auto() {
     const std::string chosen = choose(ctx, rules, bytes);
     return std::make_unique<DelegatePlan>(
         make_plan_state(chosen, ctx.comm, ctx.kind, ctx.block_bytes, ctx.layout));
+  };
+  info.build_exchange = [](const Context& ctx) -> std::unique_ptr<ExchangeImpl> {
+    return std::make_unique<AutoExchange>(ctx);
   };
   return info;
 }

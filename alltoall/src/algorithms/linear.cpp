@@ -8,19 +8,20 @@
 namespace a2a::detail {
 namespace {
 
-class LinearPlan final : public DirectPlan {
+class LinearExchange final : public DirectExchange {
  public:
-  using DirectPlan::DirectPlan;
-  void execute(const std::byte* send, std::byte* recv, Counters& c) override {
+  using DirectExchange::DirectExchange;
+  void execute(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {
     for (int peer = 0; peer < procs_; ++peer) {
-      if (peer != rank_) post_recv(recv, peer);
+      if (peer != rank_) post_recv(recv, peer, l);
     }
     for (int peer = 0; peer < procs_; ++peer) {
-      if (peer != rank_) post_send(send, peer, c);
+      if (peer != rank_) post_send(send, peer, l, c);
     }
-    copy_self(send, recv);
-    if (requests_.pending() > 0) c.rounds = 1;
-    requests_.wait_all();
+    copy_self(send, recv, l);
+    if (requests_.pending() == 0) return;
+    c.rounds = 1;
+    wait(c);
   }
 };
 
@@ -33,8 +34,8 @@ AlgorithmInfo describe_linear() {
   info.summary = "post all Irecv, then all Isend, in rank order; Waitall";
   info.source = "standard linear algorithm (MPICH/Open MPI basic linear)";
   info.cost = "1 round, P-1 messages, (P-1) S bytes sent";
-  info.build = [](const Context& ctx) -> std::unique_ptr<PlanImpl> {
-    return std::make_unique<LinearPlan>(ctx);
+  info.build_exchange = [](const Context& ctx) -> std::unique_ptr<ExchangeImpl> {
+    return std::make_unique<LinearExchange>(ctx);
   };
   return info;
 }

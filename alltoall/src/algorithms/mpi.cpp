@@ -25,14 +25,17 @@ std::vector<int> to_int(const std::vector<std::size_t>& v) {
   return std::vector<int>(v.begin(), v.end());
 }
 
-void count_logical(const Context& ctx, Counters& c) {
-  for (int i = 0; i < ctx.procs; ++i) {
-    const std::size_t bytes = ctx.layout.send_counts[static_cast<std::size_t>(i)];
-    if (i == ctx.rank || bytes == 0) continue;
+void count_logical(int rank, int procs, const std::size_t* send_counts, Counters& c) {
+  for (int i = 0; i < procs; ++i) {
+    const std::size_t bytes = send_counts[static_cast<std::size_t>(i)];
+    if (i == rank || bytes == 0) continue;
     c.blocks_sent += 1;
     c.messages_sent += 1;
     c.bytes_sent += bytes;
   }
+}
+void count_logical(const Context& ctx, Counters& c) {
+  count_logical(ctx.rank, ctx.procs, ctx.layout.send_counts.data(), c);
 }
 
 class MpiUniform final : public PlanImpl {
@@ -110,6 +113,61 @@ class MpiVector final : public PlanImpl {
   std::vector<MPI_Datatype> send_types_, recv_types_;
 };
 
+// Per call: the counts converted to int (MPI-3's type) into kept arrays; a call whose counts or
+// displacements do not fit an int goes through MPI_Alltoallw with displaced byte types made for
+// that call.
+class MpiExchange final : public ExchangeImpl {
+ public:
+  explicit MpiExchange(const Context& ctx)
+      : comm_(ctx.comm),
+        rank_(ctx.rank),
+        procs_(ctx.procs),
+        ints_(4 * static_cast<std::size_t>(ctx.procs)),
+        types_(2 * static_cast<std::size_t>(ctx.procs), MPI_DATATYPE_NULL) {}
+
+  void execute(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {
+    const auto n = static_cast<std::size_t>(procs_);
+    int* sc = ints_.data();
+    int* sd = sc + n;
+    int* rc = sd + n;
+    int* rd = rc + n;
+    bool fits = true;
+    for (std::size_t i = 0; i < n && fits; ++i) {
+      fits = l.send_counts[i] <= kIntMax && l.send_displs[i] <= kIntMax &&
+             l.recv_counts[i] <= kIntMax && l.recv_displs[i] <= kIntMax;
+      sc[i] = static_cast<int>(l.send_counts[i]);
+      sd[i] = static_cast<int>(l.send_displs[i]);
+      rc[i] = static_cast<int>(l.recv_counts[i]);
+      rd[i] = static_cast<int>(l.recv_displs[i]);
+    }
+    if (fits) {
+      check_mpi(A2A_MPI_ALLTOALLV(send, sc, sd, MPI_BYTE, recv, rc, rd, MPI_BYTE, comm_),
+                "MPI_Alltoallv");
+    } else {
+      MPI_Datatype* st = types_.data();
+      MPI_Datatype* rt = st + n;
+      for (std::size_t i = 0; i < n; ++i) {
+        sc[i] = rc[i] = 1;
+        sd[i] = rd[i] = 0;
+        st[i] = displaced_bytes_type(l.send_counts[i], l.send_displs[i]);
+        rt[i] = displaced_bytes_type(l.recv_counts[i], l.recv_displs[i]);
+      }
+      const int code = A2A_MPI_ALLTOALLW(send, sc, sd, st, recv, rc, rd, rt, comm_);
+      for (auto& t : types_)
+        MPI_Type_free(&t);
+      check_mpi(code, "MPI_Alltoallw");
+    }
+    count_logical(rank_, procs_, l.send_counts, c);
+  }
+
+ private:
+  static constexpr std::size_t kIntMax = static_cast<std::size_t>(INT_MAX);
+  MPI_Comm comm_;
+  int rank_, procs_;
+  std::vector<int> ints_;
+  std::vector<MPI_Datatype> types_;
+};
+
 }  // namespace
 
 AlgorithmInfo describe_mpi() {
@@ -122,6 +180,9 @@ AlgorithmInfo describe_mpi() {
   info.build = [](const Context& ctx) -> std::unique_ptr<PlanImpl> {
     if (ctx.kind == Kind::uniform) return std::make_unique<MpiUniform>(ctx);
     return std::make_unique<MpiVector>(ctx);
+  };
+  info.build_exchange = [](const Context& ctx) -> std::unique_ptr<ExchangeImpl> {
+    return std::make_unique<MpiExchange>(ctx);
   };
   return info;
 }

@@ -9,19 +9,19 @@
 namespace a2a::detail {
 namespace {
 
-class PairwisePlan final : public DirectPlan {
+class PairwiseExchange final : public DirectExchange {
  public:
-  using DirectPlan::DirectPlan;
-  void execute(const std::byte* send, std::byte* recv, Counters& c) override {
-    copy_self(send, recv);
+  using DirectExchange::DirectExchange;
+  void execute(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {
+    copy_self(send, recv, l);
     for (int step = 1; step < procs_; ++step) {
       const int dst = (rank_ + step) % procs_;
       const int src = (rank_ - step + procs_) % procs_;
-      post_recv(recv, src);
-      post_send(send, dst, c);
+      post_recv(recv, src, l);
+      post_send(send, dst, l, c);
       if (requests_.pending() == 0) continue;
       c.rounds += 1;
-      requests_.wait_all();
+      wait(c);
     }
   }
 };
@@ -35,8 +35,8 @@ AlgorithmInfo describe_pairwise() {
   info.summary = "P-1 steps: send to rank+i, receive from rank-i";
   info.source = "spread-out / pairwise exchange (configurable-alltoall paper, section II)";
   info.cost = "P-1 rounds, (P-1) S bytes sent";
-  info.build = [](const Context& ctx) -> std::unique_ptr<PlanImpl> {
-    return std::make_unique<PairwisePlan>(ctx);
+  info.build_exchange = [](const Context& ctx) -> std::unique_ptr<ExchangeImpl> {
+    return std::make_unique<PairwiseExchange>(ctx);
   };
   return info;
 }

@@ -20,10 +20,18 @@
 namespace a2a::detail {
 namespace {
 
-// The chosen algorithm's spec, passing on the parameters the caller set (the others keep the
-// same defaults there).
-std::string choose(const Context& ctx, std::uint64_t bytes) {
-  const auto value = [&](const char* key) { return std::stoull(ctx.resolved_value(key)); };
+enum Choice : std::size_t { kMpi, kScatter, kSendrecv, kSegmented };
+
+Choice choice(const Context& ctx, std::uint64_t bytes, std::uint64_t small, std::uint64_t large,
+              std::uint64_t procs) {
+  if (bytes < small) return kMpi;
+  if (bytes <= large) return static_cast<std::uint64_t>(ctx.procs) < procs ? kScatter : kSendrecv;
+  return kSegmented;
+}
+
+// Each choice's spec, passing on the parameters the caller set (the others keep the same
+// defaults there).
+std::string spec_of(const Context& ctx, Choice which) {
   auto with = [&](std::string name, std::initializer_list<const char*> keys) {
     char separator = ':';
     for (const char* key : keys) {
@@ -33,15 +41,54 @@ std::string choose(const Context& ctx, std::uint64_t bytes) {
     }
     return name;
   };
-  if (bytes < value("small")) return "mpi";
-  if (bytes <= value("large")) {
-    if (static_cast<std::uint64_t>(ctx.procs) < value("procs")) {
+  switch (which) {
+    case kMpi:
+      return "mpi";
+    case kScatter:
       return with("random_scatter", {"seed", "shuffle"});
-    }
-    return with("random_sendrecv", {"seed", "shuffle", "queue"});
+    case kSendrecv:
+      return with("random_sendrecv", {"seed", "shuffle", "queue"});
+    case kSegmented:
+      break;
   }
   return with("random_segmented", {"seed", "shuffle", "queue", "segment"});
 }
+
+std::uint64_t value(const Context& ctx, const char* key) {
+  return std::stoull(ctx.resolved_value(key));
+}
+
+std::string choose(const Context& ctx, std::uint64_t bytes) {
+  return spec_of(ctx,
+                 choice(ctx, bytes, value(ctx, "small"), value(ctx, "large"), value(ctx, "procs")));
+}
+
+// Per call: the largest count of the call (one 8-byte allreduce) picks; the chosen exchanges
+// are made on first use and kept.
+class RandomAutoExchange final : public ExchangeImpl {
+ public:
+  explicit RandomAutoExchange(const Context& ctx)
+      : ctx_(ctx),
+        small_(value(ctx, "small")),
+        large_(value(ctx, "large")),
+        procs_(value(ctx, "procs")) {}
+  void execute(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {
+    const Choice which = choice(ctx_, global_max_count(ctx_.comm, l.send_counts, ctx_.procs),
+                                small_, large_, procs_);
+    auto& state = chosen_[which];
+    if (!state) state = make_exchange_state(spec_of(ctx_, which), ctx_.comm);
+    last_ = state.get();
+    last_->impl->execute(send, recv, l, c);
+  }
+  std::string delegate_name() const override { return last_ ? last_->name : std::string(); }
+  std::string delegate_label() const override { return last_ ? last_->label : std::string(); }
+
+ private:
+  Context ctx_;
+  std::uint64_t small_, large_, procs_;
+  std::unique_ptr<ExchangeState> chosen_[4];
+  ExchangeState* last_ = nullptr;
+};
 
 }  // namespace
 
@@ -67,6 +114,9 @@ AlgorithmInfo describe_random_auto() {
     const std::uint64_t bytes = ctx.kind == Kind::vector ? global_max_count(ctx) : ctx.block_bytes;
     return std::make_unique<DelegatePlan>(
         make_plan_state(choose(ctx, bytes), ctx.comm, ctx.kind, ctx.block_bytes, ctx.layout));
+  };
+  info.build_exchange = [](const Context& ctx) -> std::unique_ptr<ExchangeImpl> {
+    return std::make_unique<RandomAutoExchange>(ctx);
   };
   return info;
 }

@@ -10,19 +10,20 @@
 namespace a2a::detail {
 namespace {
 
-class RandomScatterPlan final : public RandomizedPlan {
+class RandomScatterExchange final : public RandomizedExchange {
  public:
-  using RandomizedPlan::RandomizedPlan;
-  void execute(const std::byte* send, std::byte* recv, Counters& c) override {
+  using RandomizedExchange::RandomizedExchange;
+  void execute(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {
     for (int peer : ranks_) {
-      if (peer != rank_) post_recv(recv, peer);
+      if (peer != rank_) post_recv(recv, peer, l);
     }
     for (int peer : ranks_) {
-      if (peer != rank_) post_send(send, peer, c);
+      if (peer != rank_) post_send(send, peer, l, c);
     }
-    copy_self(send, recv);
-    if (requests_.pending() > 0) c.rounds = 1;
-    requests_.wait_all();
+    copy_self(send, recv, l);
+    if (requests_.pending() == 0) return;
+    c.rounds = 1;
+    wait(c);
   }
 };
 
@@ -37,8 +38,8 @@ AlgorithmInfo describe_random_scatter() {
   info.source = "randomized-alltoall paper (Ferrari et al.), Algorithm 1";
   info.cost = "1 round, P-1 messages, (P-1) S bytes";
   info.validate = [](Context& ctx) { validate_random(ctx, false, false); };
-  info.build = [](const Context& ctx) -> std::unique_ptr<PlanImpl> {
-    return std::make_unique<RandomScatterPlan>(ctx, random_options(ctx, false, false));
+  info.build_exchange = [](const Context& ctx) -> std::unique_ptr<ExchangeImpl> {
+    return std::make_unique<RandomScatterExchange>(ctx, random_options(ctx, false, false));
   };
   return info;
 }

@@ -13,28 +13,28 @@
 namespace a2a::detail {
 namespace {
 
-class RandomSendrecvPlan final : public RandomizedPlan {
+class RandomSendrecvExchange final : public RandomizedExchange {
  public:
-  RandomSendrecvPlan(const Context& ctx, const RandomOptions& options)
-      : RandomizedPlan(ctx, options), schedule_(ranks_) {}
+  RandomSendrecvExchange(const Context& ctx, const RandomOptions& options)
+      : RandomizedExchange(ctx, options), schedule_(ranks_) {}
 
-  void execute(const std::byte* send, std::byte* recv, Counters& c) override {
+  void execute(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {
     for (int i = 0; i < procs_; ++i) {
       const int dst = schedule_.send_to(rank_, i);
       const int src = schedule_.recv_from(rank_, i);
       if (requests_.pending() >= options_.queue) {
-        requests_.wait_all();
+        wait(c);
         c.rounds += 1;
       }
       if (dst == rank_) {  // then src == rank_ too: row p holds p in this column
-        copy_self(send, recv);
+        copy_self(send, recv, l);
         continue;
       }
-      post_recv(recv, src);
-      post_send(send, dst, c);
+      post_recv(recv, src, l);
+      post_send(send, dst, l, c);
     }
     if (requests_.pending() > 0) {
-      requests_.wait_all();
+      wait(c);
       c.rounds += 1;
     }
   }
@@ -54,8 +54,8 @@ AlgorithmInfo describe_random_sendrecv() {
   info.source = "randomized-alltoall paper (Ferrari et al.), Algorithm 2";
   info.cost = "P iterations, ceil(2(P-1)/queue) Waitalls, (P-1) S bytes";
   info.validate = [](Context& ctx) { validate_random(ctx, true, false); };
-  info.build = [](const Context& ctx) -> std::unique_ptr<PlanImpl> {
-    return std::make_unique<RandomSendrecvPlan>(ctx, random_options(ctx, true, false));
+  info.build_exchange = [](const Context& ctx) -> std::unique_ptr<ExchangeImpl> {
+    return std::make_unique<RandomSendrecvExchange>(ctx, random_options(ctx, true, false));
   };
   return info;
 }

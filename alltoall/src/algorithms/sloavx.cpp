@@ -4,18 +4,25 @@
 // and the node's ranks form a binomial tree rooted at it.
 //   (1) gather: every rank sends the sizes of its subtree up the tree (its per-destination
 //       counts and what it will receive from each node); the leader computes where each rank
-//       writes and sends the offsets down; each rank writes its blocks straight into the
-//       leader's MPI-3 shared window (MPI_Win_allocate_shared) and reports up the tree that
+//       writes and reads and sends the offsets down; each rank writes its blocks straight into
+//       the leader's MPI-3 shared window (MPI_Win_allocate_shared) and reports up the tree that
 //       its subtree is written (a modified Gatherv into shared memory).
 //   (2) the leaders cut the node's data into N partitions, one per destination node, and run
 //       SLOAV (radix-2 two-phase rounds with the element index table) among themselves.
-//   (3) scatter: the leader places the received partitions in a second shared window and sends
-//       every rank, down the tree, the offsets at which to read its blocks (a modified
-//       Scatterv); each rank copies them out.
-// Cost: ceil(log2 Q) tree levels up and down (4 sweeps of small messages), plus
-// ceil(log2 N) SLOAV rounds of 2 messages among the N leaders only: the network sees
-// O(N log N) messages instead of SLOAV's O(P log P).
-// Needs uniform nodes of Q consecutive ranks that share memory.
+//   (3) scatter: the received partitions land in a second shared window; the leader tells the
+//       tree that they are there and each rank copies its blocks out (a modified Scatterv).
+// Cost: ceil(log2 Q) tree levels up and down (a size sweep, an offset sweep and two
+// notification sweeps of the tree), plus ceil(log2 N) SLOAV rounds of 2 messages among the N
+// leaders only: the network sees O(N log N) messages instead of SLOAV's O(P log P).
+//
+// Per call (VectorExchange) it runs as above; the read offsets travel down with the write
+// offsets (the leader knows every partition's size from the size sweep), and the shared
+// windows grow on demand (made once per communicator). A fixed layout does the sweeps, the
+// window sizes and the leaders' SLOAV planning once: each rank writes its blocks straight into
+// the partition layout (no leader copy), the leaders exchange planned rounds (no size phase),
+// and a call is two notification sweeps and the data.
+// `r` (default 2, the paper's SLOAV) and `window` (default 1) are the leaders' radix and
+// rounds in flight. Needs uniform nodes of Q consecutive ranks that share memory.
 #include <climits>
 #include <cstring>
 
@@ -28,47 +35,60 @@ namespace {
 
 constexpr int kUpTag = 4747, kDownTag = 4748, kLeaderTag = 4750;
 
-// A shared-memory window of `bytes` owned by local rank 0, mapped into every node rank.
+// A shared-memory window owned by local rank 0, mapped into every rank of the node.
 class SharedArea {
  public:
-  SharedArea(MPI_Comm node, std::size_t bytes, bool owner) {
+  SharedArea(MPI_Comm node, bool owner) : node_(node), owner_(owner) {}
+  ~SharedArea() { release(); }
+  SharedArea(const SharedArea&) = delete;
+  // Collective over the node: a window of `bytes` (the leader's; the others pass 0).
+  void allocate(std::size_t bytes) {
+    release();
     std::byte* mine = nullptr;
-    check_mpi(MPI_Win_allocate_shared(static_cast<MPI_Aint>(owner ? bytes : 0), 1, MPI_INFO_NULL,
-                                      node, &mine, &win_),
+    check_mpi(MPI_Win_allocate_shared(static_cast<MPI_Aint>(owner_ ? bytes : 0), 1, MPI_INFO_NULL,
+                                      node_, &mine, &win_),
               "MPI_Win_allocate_shared");
     MPI_Aint size = 0;
     int unit = 1;
     MPI_Win_shared_query(win_, 0, &size, &unit, &base_);
     MPI_Win_lock_all(MPI_MODE_NOCHECK, win_);
+    capacity_ = bytes;
   }
-  ~SharedArea() {
+  std::byte* data() const { return static_cast<std::byte*>(base_); }
+  std::size_t capacity() const { return capacity_; }
+  // Orders this rank's loads and stores with the other ranks' around a message handshake.
+  void sync() const {
+    if (win_ != MPI_WIN_NULL) MPI_Win_sync(win_);
+  }
+
+ private:
+  void release() {
+    if (win_ == MPI_WIN_NULL) return;
     int finalized = 0;
     MPI_Finalized(&finalized);
     if (finalized) return;
     MPI_Win_unlock_all(win_);
     MPI_Win_free(&win_);
   }
-  SharedArea(const SharedArea&) = delete;
-  std::byte* data() const { return static_cast<std::byte*>(base_); }
-  // Orders this rank's loads and stores with the other ranks' around a message handshake.
-  void sync() const { MPI_Win_sync(win_); }
-
- private:
+  MPI_Comm node_;
+  bool owner_;
   MPI_Win win_ = MPI_WIN_NULL;
   void* base_ = nullptr;
+  std::size_t capacity_ = 0;
 };
 
-class SloavxPlan final : public PlanImpl {
+// What both forms share: the node's tree, the windows, the leaders' engine and the node layout.
+class Sloavx {
  public:
-  SloavxPlan(const Context& ctx, NodeTopology topology)
+  Sloavx(const Context& ctx, NodeTopology topology, std::size_t radix, std::size_t window)
       : topo_(std::move(topology)),
         procs_(static_cast<std::size_t>(ctx.procs)),
         q_(static_cast<std::size_t>(topo_.ranks_per_node())),
         n_(static_cast<std::size_t>(topo_.nodes())),
         local_(static_cast<std::size_t>(topo_.local_rank())),
         node_(static_cast<std::size_t>(topo_.node())),
-        layout_(ctx.layout),
-        row_(procs_ + n_) {
+        gather_(topo_.node_comm(), local_ == 0),
+        scatter_(topo_.node_comm(), local_ == 0) {
     // Binomial tree on local ranks: the parent clears the lowest set bit; the subtree of l is
     // [l, l + lowbit(l)) cut at Q.
     const std::size_t low = local_ == 0 ? q_ : (local_ & (~local_ + 1));
@@ -77,198 +97,345 @@ class SloavxPlan final : public PlanImpl {
     for (std::size_t step = 1; step < low && local_ + step < q_; step *= 2) {
       children_.push_back(local_ + step);
     }
-    up_.resize(subtree_ * row_);
-    down_.resize(subtree_ * (1 + n_));
-    send_total_ = 0;
-    for (std::size_t c : layout_.send_counts)
-      send_total_ += c;
-    for (std::size_t c : layout_.recv_counts)
-      recv_total_ += c;
-    // Window capacities: the node's send and receive totals (fixed by the plan's layout).
-    unsigned long long totals[2] = {send_total_, recv_total_};
-    MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, topo_.node_comm());
-    gather_ = std::make_unique<SharedArea>(topo_.node_comm(), totals[0], local_ == 0);
-    scatter_ = std::make_unique<SharedArea>(topo_.node_comm(), totals[1], local_ == 0);
+    requests_.reserve(2 * (children_.size() + 1) * 4);
     if (local_ == 0) {
-      partitions_.resize(totals[0]);
-      block_at_.resize(q_ * procs_);
+      leaders_ = std::make_unique<VectorRadixExchange>(topo_.port_comm(), node_, n_, radix, window,
+                                                       kLeaderTag);
       input_.resize(n_);
-      leaders_ = std::make_unique<VectorRadixExchange>(topo_.port_comm(), node_, n_, 2, kLeaderTag);
+      output_.resize(n_);
+      part_in_.resize(2 * n_);
+      part_out_.resize(2 * n_);
     }
   }
 
-  void execute(const std::byte* send, std::byte* recv, Counters& c) override {
+ protected:
+  std::size_t span(std::size_t child) const { return std::min(child & (~child + 1), q_ - child); }
+
+  // Rows of `width` words for every rank of the subtree, own row first: the children's rows
+  // arrive, then the whole subtree goes to the parent.
+  void sweep_up(std::uint64_t* rows, std::size_t width, Counters& c) {
     const MPI_Comm node = topo_.node_comm();
-    const std::size_t P = procs_, Q = q_, N = n_;
-    // (1a) Sizes up the tree: per rank of the subtree, its P send counts and its N per-node
-    // receive totals.
-    std::uint64_t* mine = up_.data();
-    for (std::size_t d = 0; d < P; ++d)
-      mine[d] = layout_.send_counts[d];
-    for (std::size_t m = 0; m < N; ++m) {
-      std::uint64_t from_node = 0;
-      for (std::size_t l = 0; l < Q; ++l)
-        from_node += layout_.recv_counts[m * Q + l];
-      mine[P + m] = from_node;
+    for (std::size_t child : children_) {
+      requests_.irecv(rows + (child - local_) * width, span(child) * width * 8,
+                      static_cast<int>(child), kUpTag, node);
+    }
+    wait(c);
+    if (parent_ >= 0) {
+      requests_.isend(rows, subtree_ * width * 8, parent_, kUpTag, node);
+      sent(c);
+      wait(c);
+    }
+  }
+  // The leader's rows (all Q) travel down: each rank gets its subtree's and passes them on.
+  void sweep_down(std::uint64_t* rows, std::size_t width, Counters& c) {
+    const MPI_Comm node = topo_.node_comm();
+    if (parent_ >= 0) {
+      requests_.irecv(rows, subtree_ * width * 8, parent_, kDownTag, node);
+      wait(c);
     }
     for (std::size_t child : children_) {
-      const std::size_t span = std::min(child & (~child + 1), Q - child);
-      recv_words(up_.data() + (child - local_) * row_, span * row_, child, kUpTag, node, c);
+      requests_.isend(rows + (child - local_) * width, span(child) * width * 8,
+                      static_cast<int>(child), kDownTag, node);
+      sent(c);
     }
-    if (parent_ >= 0) send_words(up_.data(), subtree_ * row_, parent(), kUpTag, node, c);
-
-    // (1b) Write offsets down: the leader assigns every rank its region of the gather area.
-    if (local_ == 0) {
-      std::uint64_t offset = 0;
-      for (std::size_t l = 0; l < Q; ++l) {
-        down_[l * (1 + N)] = offset;
-        for (std::size_t d = 0; d < P; ++d)
-          offset += up_[l * row_ + d];
-      }
-    } else {
-      recv_words(down_.data(), subtree_ * (1 + N), parent(), kDownTag, node, c);
+    wait(c);
+  }
+  // Bare notifications: the subtree is done (up) / the leader is done (down).
+  void notify_up(Counters& c) {
+    const MPI_Comm node = topo_.node_comm();
+    for (std::size_t child : children_) {
+      MPI_Recv(nullptr, 0, MPI_BYTE, static_cast<int>(child), kUpTag, node, MPI_STATUS_IGNORE);
+      c.waits += 1;
+    }
+    if (parent_ >= 0) {
+      MPI_Send(nullptr, 0, MPI_BYTE, parent_, kUpTag, node);
+      sent(c);
+    }
+  }
+  void notify_down(Counters& c) {
+    const MPI_Comm node = topo_.node_comm();
+    if (parent_ >= 0) {
+      MPI_Recv(nullptr, 0, MPI_BYTE, parent_, kDownTag, node, MPI_STATUS_IGNORE);
+      c.waits += 1;
     }
     for (std::size_t child : children_) {
-      const std::size_t span = std::min(child & (~child + 1), Q - child);
-      send_words(down_.data() + (child - local_) * (1 + N), span * (1 + N), child, kDownTag, node,
-                 c);
-    }
-    // (1c) Write this rank's blocks, in destination order, into the leader's window; then
-    // report the subtree written.
-    std::byte* out = gather_->data() + down_[0];
-    for (std::size_t d = 0; d < P; ++d) {
-      if (layout_.send_counts[d] == 0) continue;
-      std::memcpy(out, send + layout_.send_displs[d], layout_.send_counts[d]);
-      out += layout_.send_counts[d];
-    }
-    gather_->sync();
-    for (std::size_t child : children_)
-      recv_words(nullptr, 0, child, kUpTag, node, c);
-    if (parent_ >= 0) send_words(nullptr, 0, parent(), kUpTag, node, c);
-
-    if (local_ == 0) lead(c);
-
-    // (3) Read offsets down; then copy this rank's blocks out of the scatter window.
-    if (parent_ >= 0) recv_words(down_.data(), subtree_ * (1 + N), parent(), kDownTag, node, c);
-    for (std::size_t child : children_) {
-      const std::size_t span = std::min(child & (~child + 1), Q - child);
-      send_words(down_.data() + (child - local_) * (1 + N), span * (1 + N), child, kDownTag, node,
-                 c);
-    }
-    scatter_->sync();
-    for (std::size_t m = 0; m < N; ++m) {
-      const std::byte* in = scatter_->data() + down_[1 + m];
-      for (std::size_t l = 0; l < Q; ++l) {
-        const std::size_t s = m * Q + l;
-        if (layout_.recv_counts[s] == 0) continue;
-        std::memcpy(recv + layout_.recv_displs[s], in, layout_.recv_counts[s]);
-        in += layout_.recv_counts[s];
-      }
+      MPI_Send(nullptr, 0, MPI_BYTE, static_cast<int>(child), kDownTag, node);
+      sent(c);
     }
   }
 
- private:
-  // (2) The leader: cut the node's data into per-node partitions, run SLOAV among leaders,
-  // place the results in the scatter window and compute every rank's read offsets.
-  void lead(Counters& c) {
+  // The leader's node layout from the up rows (row l: P send counts, then N receive totals):
+  // partition m (to node m) in the gather window, destination-major (j, then source l), and
+  // the partition from node m in the scatter window, with rank j's segment at
+  // read(j, m). part_in_/part_out_ hold (offset, bytes) per node.
+  template <typename Write, typename Read>
+  void layout_node(const std::uint64_t* up, std::size_t width, Write write, Read read,
+                   std::size_t& gather_bytes, std::size_t& scatter_bytes) {
     const std::size_t P = procs_, Q = q_, N = n_;
-    gather_->sync();
-    const std::byte* gathered = gather_->data();
-    // Partition m, destination-major: for local destination j, for local source l, the block
-    // from (node_, l) to (m, j), so each destination's blocks end up contiguous.
-    // Where each local source's block for each destination starts in the gather window.
-    for (std::size_t l = 0; l < Q; ++l) {
-      const std::uint64_t* counts = up_.data() + l * row_;
-      std::uint64_t at = down_[l * (1 + N)];
-      for (std::size_t d = 0; d < P; ++d) {
-        block_at_[l * P + d] = at;
-        at += counts[d];
-      }
-    }
-    std::byte* out = partitions_.data();
-    for (std::size_t i = 0; i < N; ++i) {
-      const std::size_t m = (node_ + i) % N;
-      std::byte* start = out;
+    std::size_t at = 0;
+    for (std::size_t m = 0; m < N; ++m) {
+      part_in_[2 * m] = at;
       for (std::size_t j = 0; j < Q; ++j) {
         for (std::size_t l = 0; l < Q; ++l) {
-          const std::size_t bytes = up_[l * row_ + m * Q + j];
-          if (bytes > 0) std::memcpy(out, gathered + block_at_[l * P + m * Q + j], bytes);
-          out += bytes;
+          write(l, m * Q + j, at);
+          at += up[l * width + m * Q + j];
         }
       }
-      input_[i] = {start, static_cast<std::size_t>(out - start)};
+      part_in_[2 * m + 1] = at - part_in_[2 * m];
     }
-    const VectorRadixExchange::Sent sent = leaders_->run(input_);
-    // Element i came from node node_ - i. Lay the partitions out by source node, and give
-    // rank j of this node, for each source node m, the offset of its segment.
-    std::size_t offset = 0;
-    std::vector<std::size_t>& where = partition_offset_;
-    where.assign(N, 0);
-    for (std::size_t i = 0; i < N; ++i) {
-      const std::size_t m = (node_ + N - i) % N;
-      const VectorRadixExchange::Element e = leaders_->element(i);
-      if (e.bytes > 0) std::memcpy(scatter_->data() + offset, e.data, e.bytes);
-      where[m] = offset;
-      offset += e.bytes;
-    }
+    gather_bytes = at;
+    at = 0;
     for (std::size_t m = 0; m < N; ++m) {
-      std::uint64_t segment = where[m];
+      part_out_[2 * m] = at;
       for (std::size_t j = 0; j < Q; ++j) {
-        down_[j * (1 + N) + 1 + m] = segment;
-        segment += up_[j * row_ + P + m];
+        read(j, m, at);
+        at += up[j * width + P + m];
       }
+      part_out_[2 * m + 1] = at - part_out_[2 * m];
     }
-    scatter_->sync();
-    c.rounds_inter += sent.rounds;
-    c.rounds += sent.rounds;
-    c.messages_sent += sent.messages;
-    c.blocks_sent += sent.elements;
-    c.bytes_sent += sent.bytes;
+    scatter_bytes = at;
   }
 
-  std::size_t parent() const { return static_cast<std::size_t>(parent_); }
-
-  // One tree message (a bare notification when words == 0).
-  void send_words(const std::uint64_t* data, std::size_t words, std::size_t to, int tag,
-                  MPI_Comm comm, Counters& c) {
-    const int peer = static_cast<int>(to);
-    if (words == 0) {
-      MPI_Send(nullptr, 0, MPI_BYTE, peer, tag, comm);
-    } else {
-      requests_.isend(data, words * sizeof(std::uint64_t), peer, tag, comm);
-      requests_.wait_all();
+  // This rank's up row: its P send counts and, per node, the bytes it receives from there.
+  void own_row(std::uint64_t* row, const LayoutView& l) const {
+    for (std::size_t d = 0; d < procs_; ++d)
+      row[d] = l.send_counts[d];
+    for (std::size_t m = 0; m < n_; ++m) {
+      std::uint64_t from_node = 0;
+      for (std::size_t j = 0; j < q_; ++j)
+        from_node += l.recv_counts[m * q_ + j];
+      row[procs_ + m] = from_node;
     }
+  }
+
+  // (3) This rank's blocks out of the scatter window: from node m, sources in order.
+  void read_out(std::byte* recv, const LayoutView& l, const std::uint64_t* read_at) const {
+    for (std::size_t m = 0; m < n_; ++m) {
+      const std::byte* in = scatter_.data() + read_at[m];
+      for (std::size_t s = m * q_; s < (m + 1) * q_; ++s) {
+        if (l.recv_counts[s] == 0) continue;
+        std::memcpy(recv + l.recv_displs[s], in, l.recv_counts[s]);
+        in += l.recv_counts[s];
+      }
+    }
+  }
+
+  void leaders_counted(const RadixSent& s, Counters& c) const {
+    s.add_to(c);
+    c.rounds_inter += s.rounds;
+  }
+
+  void sent(Counters& c) {
     c.messages_sent += 1;
     c.rounds_intra += 1;
     c.rounds += 1;
   }
-  void recv_words(std::uint64_t* data, std::size_t words, std::size_t from, int tag, MPI_Comm comm,
-                  Counters&) {
-    const int peer = static_cast<int>(from);
-    if (words == 0) {
-      MPI_Recv(nullptr, 0, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
-      return;
-    }
-    requests_.irecv(data, words * sizeof(std::uint64_t), peer, tag, comm);
+  void wait(Counters& c) {
+    if (requests_.pending() == 0) return;
     requests_.wait_all();
+    c.waits += 1;
   }
 
   NodeTopology topo_;
   std::size_t procs_, q_, n_, local_, node_;
-  VectorLayout layout_;
-  std::size_t row_;  // words per rank in the up sweep: P counts + N per-node totals
-  std::size_t subtree_ = 1, send_total_ = 0, recv_total_ = 0;
+  std::size_t subtree_ = 1;
   int parent_ = -1;
   std::vector<std::size_t> children_;
-  std::vector<std::uint64_t> up_, down_;
-  std::unique_ptr<SharedArea> gather_, scatter_;
-  std::vector<std::byte> partitions_;
-  std::vector<std::uint64_t> block_at_;  // leader: gather-window offset of block (l, d)
+  SharedArea gather_, scatter_;
+  std::unique_ptr<VectorRadixExchange> leaders_;  // leaders only
   std::vector<VectorRadixExchange::Element> input_;
-  std::vector<std::size_t> partition_offset_;
-  std::unique_ptr<VectorRadixExchange> leaders_;
+  std::vector<VectorRadixExchange::Output> output_;
+  std::vector<std::size_t> part_in_, part_out_;  // leader: (offset, bytes) per node
   Requests requests_;
 };
+
+// Fixed layout: sweeps, window sizes and the leaders' rounds planned once.
+class SloavxPlan final : public PlanImpl, private Sloavx {
+ public:
+  SloavxPlan(const Context& ctx, NodeTopology topology, std::size_t radix, std::size_t window)
+      : Sloavx(ctx, std::move(topology), radix, window), layout_(ctx.layout) {
+    const std::size_t P = procs_, N = n_, up_width = P + N, down_width = P + N;
+    Counters ignored;
+    std::vector<std::uint64_t> up(subtree_ * up_width), down(subtree_ * down_width);
+    own_row(up.data(), LayoutView::of(layout_));
+    sweep_up(up.data(), up_width, ignored);
+    std::size_t gather_bytes = 0, scatter_bytes = 0;
+    if (local_ == 0) {
+      layout_node(
+          up.data(), up_width,
+          [&](std::size_t l, std::size_t d, std::size_t at) { down[l * down_width + d] = at; },
+          [&](std::size_t j, std::size_t m, std::size_t at) { down[j * down_width + P + m] = at; },
+          gather_bytes, scatter_bytes);
+    }
+    sweep_down(down.data(), down_width, ignored);
+    write_at_.assign(down.begin(), down.begin() + static_cast<std::ptrdiff_t>(P));
+    read_at_.assign(down.begin() + static_cast<std::ptrdiff_t>(P),
+                    down.begin() + static_cast<std::ptrdiff_t>(P + N));
+    gather_.allocate(gather_bytes);
+    scatter_.allocate(scatter_bytes);
+    if (local_ == 0) {
+      std::vector<std::size_t> in_off(N), in_bytes(N), out_off(N), out_bytes(N);
+      for (std::size_t i = 0; i < N; ++i) {
+        const std::size_t to = (node_ + i) % N, from = (node_ + N - i) % N;
+        in_off[i] = part_in_[2 * to];
+        in_bytes[i] = part_in_[2 * to + 1];
+        out_off[i] = part_out_[2 * from];
+        out_bytes[i] = part_out_[2 * from + 1];
+      }
+      leaders_->plan(in_off.data(), in_bytes.data(), out_off.data(), out_bytes.data());
+    }
+  }
+
+  void execute(const std::byte* send, std::byte* recv, Counters& c) override {
+    const LayoutView l = LayoutView::of(layout_);
+    // (1) Every block straight into its partition; then the subtree reports up.
+    for (std::size_t d = 0; d < procs_; ++d) {
+      if (l.send_counts[d] == 0) continue;
+      std::memcpy(gather_.data() + write_at_[d], send + l.send_displs[d], l.send_counts[d]);
+    }
+    gather_.sync();
+    notify_up(c);
+    // (2) The leaders' planned rounds, from the gather window into the scatter window.
+    if (local_ == 0) {
+      gather_.sync();
+      leaders_counted(leaders_->run_planned(gather_.data(), scatter_.data()), c);
+      scatter_.sync();
+    }
+    // (3) The leader says the partitions are there; each rank copies its blocks out.
+    notify_down(c);
+    scatter_.sync();
+    read_out(recv, l, read_at_.data());
+  }
+
+ private:
+  VectorLayout layout_;
+  std::vector<std::uint64_t> write_at_, read_at_;
+};
+
+// Per call: the paper's sweeps every call, windows grown on demand.
+class SloavxExchange final : public ExchangeImpl, private Sloavx {
+ public:
+  SloavxExchange(const Context& ctx, NodeTopology topology, std::size_t radix, std::size_t window)
+      : Sloavx(ctx, std::move(topology), radix, window),
+        up_(subtree_ * up_width()),
+        down_(subtree_ * down_width()) {
+    if (local_ == 0) block_at_.resize(q_ * procs_);
+  }
+
+  void execute(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {
+    const std::size_t P = procs_, Q = q_, W = down_width();
+    // (1a) Sizes up the tree.
+    own_row(up_.data(), l);
+    sweep_up(up_.data(), up_width(), c);
+    // (1b) The leader lays out the node: each rank writes its blocks in destination order
+    // from one offset; the read offsets are known already (partition sizes from the sweep).
+    if (local_ == 0) {
+      std::size_t at = 0;
+      for (std::size_t r = 0; r < Q; ++r) {
+        down_[r * W + 2] = at;
+        for (std::size_t d = 0; d < P; ++d) {
+          block_at_[r * P + d] = at;
+          at += up_[r * up_width() + d];
+        }
+      }
+      std::size_t partitions = 0, scattered = 0;
+      layout_node(
+          up_.data(), up_width(), [](std::size_t, std::size_t, std::size_t) {},
+          [&](std::size_t j, std::size_t m, std::size_t to) { down_[j * W + 3 + m] = to; },
+          partitions, scattered);
+      // Window capacities, the same words for every rank (they grow together).
+      const auto grown = [](std::size_t need, std::size_t have) {
+        return need <= have ? have : std::max(need, have + have / 2);
+      };
+      const std::size_t gather_cap = grown(at + partitions, gather_.capacity());
+      const std::size_t scatter_cap = grown(scattered, scatter_.capacity());
+      for (std::size_t r = 0; r < Q; ++r) {
+        down_[r * W] = gather_cap;
+        down_[r * W + 1] = scatter_cap;
+      }
+      partitions_at_ = at;  // the partitions follow the gathered blocks in the gather window
+    }
+    sweep_down(down_.data(), W, c);
+    if (down_[0] != gather_.capacity()) gather_.allocate(down_[0]);
+    if (down_[1] != scatter_.capacity()) scatter_.allocate(down_[1]);
+    // (1c) This rank's blocks, in destination order, into the leader's window.
+    std::byte* out = gather_.data() + down_[2];
+    for (std::size_t d = 0; d < P; ++d) {
+      if (l.send_counts[d] == 0) continue;
+      std::memcpy(out, send + l.send_displs[d], l.send_counts[d]);
+      out += l.send_counts[d];
+    }
+    gather_.sync();
+    notify_up(c);
+    std::string error;
+    if (local_ == 0) {
+      try {
+        lead(c);
+      } catch (const Error& e) {
+        error = e.what();  // finish the protocol first: the node's ranks wait for the leader
+      }
+    }
+    notify_down(c);
+    scatter_.sync();
+    read_out(recv, l, down_.data() + 3);
+    if (!error.empty()) throw Error(error);
+  }
+
+ private:
+  std::size_t up_width() const { return procs_ + n_; }
+  std::size_t down_width() const { return 3 + n_; }  // capacities, write offset, read offsets
+
+  // (2) The leader: cut the node's data into per-node partitions, run SLOAV among leaders
+  // straight into the scatter window.
+  void lead(Counters& c) {
+    const std::size_t P = procs_, Q = q_, N = n_;
+    gather_.sync();
+    std::byte* gathered = gather_.data();
+    std::byte* partitions = gathered + partitions_at_;
+    for (std::size_t m = 0; m < N; ++m) {
+      std::byte* out = partitions + part_in_[2 * m];
+      for (std::size_t j = 0; j < Q; ++j) {
+        for (std::size_t l = 0; l < Q; ++l) {
+          const std::size_t bytes = up_[l * up_width() + m * Q + j];
+          if (bytes > 0) std::memcpy(out, gathered + block_at_[l * P + m * Q + j], bytes);
+          out += bytes;
+        }
+      }
+    }
+    for (std::size_t i = 0; i < N; ++i) {
+      const std::size_t to = (node_ + i) % N, from = (node_ + N - i) % N;
+      input_[i] = {partitions + part_in_[2 * to], part_in_[2 * to + 1]};
+      output_[i] = {scatter_.data() + part_out_[2 * from], part_out_[2 * from + 1]};
+    }
+    const RadixSent s = leaders_->run(input_.data(), output_.data());
+    leaders_counted(s, c);
+    scatter_.sync();
+  }
+
+  std::vector<std::uint64_t> up_, down_;
+  std::vector<std::uint64_t> block_at_;  // leader: gather-window offset of block (l, d)
+  std::size_t partitions_at_ = 0;
+};
+
+// The node topology for sloavx, checked: nodes must share memory.
+NodeTopology sloavx_topology(Context& ctx) {
+  NodeTopology topology = plan_topology(ctx);
+  // The node's ranks must share memory (an emulated node may not span real nodes).
+  MPI_Comm shared = MPI_COMM_NULL;
+  MPI_Comm_split_type(topology.node_comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared);
+  int shared_size = 0;
+  MPI_Comm_size(shared, &shared_size);
+  MPI_Comm_free(&shared);
+  int all_shared = shared_size == topology.ranks_per_node();
+  MPI_Allreduce(MPI_IN_PLACE, &all_shared, 1, MPI_INT, MPI_LAND, ctx.comm);
+  if (!all_shared) ctx.fail("not applicable: the ranks of an (emulated) node do not share memory");
+  return topology;
+}
+
+// The leaders' radix, once N is known ('sqrt' and 'max' of N).
+std::size_t leaders_radix(Context& ctx, const NodeTopology& topology) {
+  return static_cast<std::size_t>(ctx.radix_param("r", topology.nodes(), "N"));
+}
 
 }  // namespace
 
@@ -276,27 +443,27 @@ AlgorithmInfo describe_sloavx() {
   AlgorithmInfo info;
   info.name = "sloavx";
   info.kinds = static_cast<unsigned>(Kind::vector);
-  info.params = {ranks_per_node_info()};
+  info.params = {ranks_per_node_info(),
+                 {"r", "2", "the leaders' radix in [2, N]: 2 = the paper's SLOAV; 'sqrt', 'max'"},
+                 window_param_info()};
   info.summary = "node leaders gather into shared memory, SLOAV among leaders, scatter back";
   info.source = "SLOAVx paper (Xu et al. 2013), section IV";
   info.cost = "4 log2 Q tree sweeps in the node; 2 ceil(log2 N) messages per leader";
   info.validate = [](Context& ctx) {
     ctx.ranks_per_node_param("q");  // q = node is resolved when the plan is built
+    ctx.window_param("window");
+    const std::string& r = ctx.raw("r");
+    if (r != "sqrt" && r != "max") ctx.int_param("r", 2, INT_MAX);  // range checked with N
   };
   info.build = [](Context& ctx) -> std::unique_ptr<PlanImpl> {
-    NodeTopology topology = plan_topology(ctx);
-    // The node's ranks must share memory (an emulated node may not span real nodes).
-    MPI_Comm shared = MPI_COMM_NULL;
-    MPI_Comm_split_type(topology.node_comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared);
-    int shared_size = 0;
-    MPI_Comm_size(shared, &shared_size);
-    MPI_Comm_free(&shared);
-    int all_shared = shared_size == topology.ranks_per_node();
-    MPI_Allreduce(MPI_IN_PLACE, &all_shared, 1, MPI_INT, MPI_LAND, ctx.comm);
-    if (!all_shared) {
-      ctx.fail("not applicable: the ranks of an (emulated) node do not share memory");
-    }
-    return std::make_unique<SloavxPlan>(ctx, std::move(topology));
+    NodeTopology topology = sloavx_topology(ctx);
+    const std::size_t radix = leaders_radix(ctx, topology);
+    return std::make_unique<SloavxPlan>(ctx, std::move(topology), radix, resolved_window(ctx));
+  };
+  info.build_exchange = [](Context& ctx) -> std::unique_ptr<ExchangeImpl> {
+    NodeTopology topology = sloavx_topology(ctx);
+    const std::size_t radix = leaders_radix(ctx, topology);
+    return std::make_unique<SloavxExchange>(ctx, std::move(topology), radix, resolved_window(ctx));
   };
   return info;
 }

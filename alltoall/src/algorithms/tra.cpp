@@ -8,6 +8,8 @@
 // rank, D = w (r-1) r^(w-1) when P = r^w; time alpha K + beta D S. r = 2 is Bruck (K = log2 P),
 // r = P is spread-out (K = P-1, D = P-1); the paper's default r = ceil(sqrt P).
 // Unlike the paper's code the send buffer is only read: W is a scratch buffer of the plan.
+// `window` (beyond the paper; default 1 = its schedule): up to that many rounds of one digit
+// posted together and completed with one wait ('all': the r-1 rounds of a digit at once).
 #include <cstring>
 
 #include "detail/algorithms.hpp"
@@ -21,12 +23,12 @@ constexpr int kTraTag = 4343;
 
 class TraPlan final : public PlanImpl {
  public:
-  TraPlan(const Context& ctx, std::size_t radix)
+  TraPlan(const Context& ctx, std::size_t radix, std::size_t window)
       : rank_(static_cast<std::size_t>(ctx.rank)),
         procs_(static_cast<std::size_t>(ctx.procs)),
         block_(ctx.block_bytes),
         work_(procs_ > 1 ? procs_ * block_ : 0),
-        exchange_(ctx.comm, rank_, procs_, radix, block_, kTraTag) {}
+        exchange_(ctx.comm, rank_, procs_, radix, window, block_, kTraTag) {}
 
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
     const std::size_t p = rank_, n = procs_, b = block_;
@@ -39,11 +41,7 @@ class TraPlan final : public PlanImpl {
     std::memcpy(work_.data(), send + p * b, (n - p) * b);
     std::memcpy(work_.data() + (n - p) * b, send, p * b);
     // 2. The rounds.
-    const RadixExchange::Sent sent = exchange_.run(work_.data());
-    c.rounds += sent.rounds;
-    c.messages_sent += sent.rounds;
-    c.blocks_sent += sent.elements;
-    c.bytes_sent += sent.bytes;
+    exchange_.run(work_.data()).add_to(c);
     // 3. R[j] = W[(p - j) mod P]: position i holds the block from rank p - i.
     for (std::size_t j = 0; j < n; ++j) {
       std::memcpy(recv + j * b, work_.data() + ((p + n - j) % n) * b, b);
@@ -58,21 +56,29 @@ class TraPlan final : public PlanImpl {
 
 }  // namespace
 
-std::unique_ptr<PlanImpl> make_tra_plan(const Context& ctx, std::size_t radix) {
-  return std::make_unique<TraPlan>(ctx, radix);
+std::unique_ptr<PlanImpl> make_tra_plan(const Context& ctx, std::size_t radix, std::size_t window) {
+  return std::make_unique<TraPlan>(ctx, radix, window);
+}
+
+std::size_t resolved_window(const Context& ctx) {
+  const std::string& value = ctx.resolved_value("window");
+  return value == "all" ? 0 : std::stoull(value);
 }
 
 AlgorithmInfo describe_tra() {
   AlgorithmInfo info;
   info.name = "tra";
   info.kinds = static_cast<unsigned>(Kind::uniform);
-  info.params = {radix_param_info()};
+  info.params = {radix_param_info(), window_param_info()};
   info.summary = "tunable-radix Bruck: initial rotation, (x, z) rounds, final rotation";
   info.source = "configurable-alltoall paper (Fan et al.), section III; radix-r Bruck poster";
   info.cost = "K = w(r-1) - floor((r^w-P)/r^(w-1)) rounds, D blocks (Propositions 1-4)";
-  info.validate = [](Context& ctx) { ctx.radix_param("r", ctx.procs, "P"); };
+  info.validate = [](Context& ctx) {
+    ctx.radix_param("r", ctx.procs, "P");
+    ctx.window_param("window");
+  };
   info.build = [](const Context& ctx) {
-    return make_tra_plan(ctx, std::stoull(ctx.resolved.front().second));
+    return make_tra_plan(ctx, std::stoull(ctx.resolved_value("r")), resolved_window(ctx));
   };
   return info;
 }

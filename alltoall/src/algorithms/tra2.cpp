@@ -13,6 +13,7 @@
 // Cost (Propositions 1-4 with Q and N): K1 = K(Q, r1) rounds sending D(Q, r1) N blocks, then
 // K2 = K(N, r2) rounds sending D(N, r2) Q blocks. The paper's best: r1 = ceil(sqrt Q),
 // r2 = N (spread-out between nodes). Needs P % Q == 0 and nodes of Q consecutive ranks.
+// `window` (beyond the paper, default 1): rounds of one digit in flight, in both phases.
 #include <cstring>
 
 #include "a2a/topology.hpp"
@@ -26,7 +27,8 @@ constexpr int kIntraTag = 4545, kInterTag = 4546;
 
 class Tra2Plan final : public PlanImpl {
  public:
-  Tra2Plan(const Context& ctx, NodeTopology topology, std::size_t r1, std::size_t r2)
+  Tra2Plan(const Context& ctx, NodeTopology topology, std::size_t r1, std::size_t r2,
+           std::size_t window)
       : topology_(std::move(topology)),
         q_(static_cast<std::size_t>(topology_.ranks_per_node())),
         n_(static_cast<std::size_t>(topology_.nodes())),
@@ -35,8 +37,8 @@ class Tra2Plan final : public PlanImpl {
         block_(ctx.block_bytes),
         work_intra_(q_ * n_ * block_),
         work_inter_(n_ * q_ * block_),
-        intra_(topology_.node_comm(), local_, q_, r1, n_ * block_, kIntraTag),
-        inter_(topology_.port_comm(), node_, n_, r2, q_ * block_, kInterTag) {}
+        intra_(topology_.node_comm(), local_, q_, r1, window, n_ * block_, kIntraTag),
+        inter_(topology_.port_comm(), node_, n_, r2, window, q_ * block_, kInterTag) {}
 
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
     const std::size_t Q = q_, N = n_, l = local_, n = node_, b = block_;
@@ -49,7 +51,7 @@ class Tra2Plan final : public PlanImpl {
         std::memcpy(work_intra_.data() + (i * N + m) * b, send + (m * Q + j) * b, b);
       }
     }
-    const RadixExchange::Sent intra = intra_.run(work_intra_.data());
+    const RadixSent intra = intra_.run(work_intra_.data());
     // Group i now came from local rank l - i. Inter-node rotation: super-block k, for
     // destination node m = n + k, lists by source local rank s the block from (n, s) to (m, l).
     for (std::size_t k = 0; k < N; ++k) {
@@ -60,7 +62,7 @@ class Tra2Plan final : public PlanImpl {
                     b);
       }
     }
-    const RadixExchange::Sent inter = inter_.run(work_inter_.data());
+    const RadixSent inter = inter_.run(work_inter_.data());
     // Super-block k came from node n - k: its Q blocks are recv[(n - k) Q .. (n - k) Q + Q).
     for (std::size_t k = 0; k < N; ++k) {
       const std::size_t source = (n + N - k) % N;
@@ -71,7 +73,8 @@ class Tra2Plan final : public PlanImpl {
     c.blocks_intra += intra.elements * N;
     c.blocks_inter += inter.elements * Q;
     c.rounds += intra.rounds + inter.rounds;
-    c.messages_sent += intra.rounds + inter.rounds;
+    c.waits += intra.waits + inter.waits;
+    c.messages_sent += intra.messages + inter.messages;
     c.blocks_sent += intra.elements * N + inter.elements * Q;
     c.bytes_sent += intra.bytes + inter.bytes;
   }
@@ -103,12 +106,14 @@ AlgorithmInfo describe_tra2() {
       {"r1", "sqrt", "intra-node radix in [2, Q]; 'sqrt' = ceil(sqrt Q), 'max' = Q", true},
       {"r2", "nodes", "inter-node radix in [2, N]; 'nodes' = 'max' = N, 'sqrt' = ceil(sqrt N)",
        true},
-      ranks_per_node_info()};
+      ranks_per_node_info(),
+      window_param_info()};
   info.summary = "two-layer TRA: intra-node radix r1, then inter-node radix r2 (Q-port)";
   info.source = "configurable-alltoall paper (Fan et al.), section IV";
   info.cost = "K(Q,r1) + K(N,r2) rounds; D(Q,r1) N + D(N,r2) Q blocks";
   info.validate = [](Context& ctx) {
     const int q = ctx.ranks_per_node_param("q");
+    ctx.window_param("window");
     if (q == 0) return;  // the real Q is known only collectively (build)
     resolve_radices(ctx, q);
   };
@@ -118,7 +123,7 @@ AlgorithmInfo describe_tra2() {
     if (detect) resolve_radices(ctx, topology.ranks_per_node());
     return std::make_unique<Tra2Plan>(ctx, std::move(topology),
                                       std::stoull(ctx.resolved_value("r1")),
-                                      std::stoull(ctx.resolved_value("r2")));
+                                      std::stoull(ctx.resolved_value("r2")), resolved_window(ctx));
   };
   return info;
 }

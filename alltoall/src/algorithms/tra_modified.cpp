@@ -7,6 +7,9 @@
 // the rounds end, slot j holds the block from rank j and no final rotation is needed.
 // Cost: the same K rounds and D blocks as TRA (Propositions 1-4); one local copy pass fewer
 // and no P S scratch buffer.
+// Implementation: TRA's engine on the receive buffer with positions reflected into slots, so
+// each run of positions is a run of slots and moves with one copy (or none: a round of one
+// run is sent straight from the receive buffer). `window` as in tra.
 #include <cstring>
 
 #include "detail/algorithms.hpp"
@@ -20,65 +23,26 @@ constexpr int kModifiedTag = 4444;
 
 class ModifiedTraPlan final : public PlanImpl {
  public:
-  ModifiedTraPlan(const Context& ctx, std::size_t radix)
-      : comm_(ctx.comm),
-        rank_(static_cast<std::size_t>(ctx.rank)),
+  ModifiedTraPlan(const Context& ctx, std::size_t radix, std::size_t window)
+      : rank_(static_cast<std::size_t>(ctx.rank)),
         procs_(static_cast<std::size_t>(ctx.procs)),
         block_(ctx.block_bytes),
-        schedule_(radix_schedule(procs_, radix)) {
-    if (block_ == 0 || procs_ == 1) return;
-    const std::size_t most = max_round_blocks(schedule_);
-    send_tmp_.resize(most * block_);
-    recv_tmp_.resize(most * block_);
-    requests_.reserve(2 * message_pieces(most * block_));
-    // This rank's receive-buffer offset of every position, per round.
-    for (const RadixRound& round : schedule_) {
-      auto& offsets = slot_offsets_.emplace_back();
-      for (std::size_t i : round.positions)
-        offsets.push_back(slot(i) * block_);
-    }
-  }
+        exchange_(ctx.comm, rank_, procs_, radix, window, block_, kModifiedTag,
+                  /*reflected=*/true) {}
 
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
     const std::size_t p = rank_, n = procs_, b = block_;
     if (b == 0) return;
-    for (std::size_t i = 0; i < n; ++i) {
-      std::memcpy(recv + slot(i) * b, send + ((p + i) % n) * b, b);
+    // Slot (p - i) mod P gets S[(p + i) mod P]: slot j gets block (2p - j) mod P.
+    for (std::size_t j = 0; j < n; ++j) {
+      std::memcpy(recv + j * b, send + ((2 * p + n - j) % n) * b, b);
     }
-    for (std::size_t k = 0; k < schedule_.size(); ++k) {
-      const RadixRound& round = schedule_[k];
-      const auto& offsets = slot_offsets_[k];
-      std::byte* out = send_tmp_.data();
-      for (std::size_t offset : offsets) {
-        std::memcpy(out, recv + offset, b);
-        out += b;
-      }
-      const std::size_t bytes = offsets.size() * b;
-      const int dst = static_cast<int>((p + round.distance) % n);
-      const int src = static_cast<int>((p + n - round.distance) % n);
-      sendrecv(send_tmp_.data(), bytes, dst, recv_tmp_.data(), bytes, src, kModifiedTag, comm_,
-               requests_);
-      const std::byte* in = recv_tmp_.data();
-      for (std::size_t offset : offsets) {
-        std::memcpy(recv + offset, in, b);
-        in += b;
-      }
-      c.rounds += 1;
-      c.messages_sent += 1;
-      c.blocks_sent += offsets.size();
-      c.bytes_sent += bytes;
-    }
+    exchange_.run(recv).add_to(c);
   }
 
  private:
-  std::size_t slot(std::size_t position) const { return (rank_ + procs_ - position) % procs_; }
-
-  MPI_Comm comm_;
   std::size_t rank_, procs_, block_;
-  std::vector<RadixRound> schedule_;
-  std::vector<std::vector<std::size_t>> slot_offsets_;
-  std::vector<std::byte> send_tmp_, recv_tmp_;
-  Requests requests_;
+  RadixExchange exchange_;
 };
 
 }  // namespace
@@ -87,13 +51,17 @@ AlgorithmInfo describe_tra_modified() {
   AlgorithmInfo info;
   info.name = "tra_modified";
   info.kinds = static_cast<unsigned>(Kind::uniform);
-  info.params = {radix_param_info()};
+  info.params = {radix_param_info(), window_param_info()};
   info.summary = "TRA without the final rotation (modified Bruck)";
   info.source = "Traff et al. ICS 2014 (modified Bruck); configurable-alltoall paper, II";
   info.cost = "same K rounds and D blocks as tra; no final rotation";
-  info.validate = [](Context& ctx) { ctx.radix_param("r", ctx.procs, "P"); };
+  info.validate = [](Context& ctx) {
+    ctx.radix_param("r", ctx.procs, "P");
+    ctx.window_param("window");
+  };
   info.build = [](const Context& ctx) -> std::unique_ptr<PlanImpl> {
-    return std::make_unique<ModifiedTraPlan>(ctx, std::stoull(ctx.resolved.front().second));
+    return std::make_unique<ModifiedTraPlan>(ctx, std::stoull(ctx.resolved_value("r")),
+                                             resolved_window(ctx));
   };
   return info;
 }

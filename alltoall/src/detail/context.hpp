@@ -22,6 +22,7 @@ struct Context {
   Kind kind = Kind::uniform;
   std::size_t block_bytes = 0;  // uniform kind
   VectorLayout layout;          // both kinds (the uniform layout for the uniform kind)
+  bool per_call = false;        // a VectorExchange: no layout, the counts come with every call
 
   // Parameter values as written, defaults filled in, in the registry's order.
   std::vector<std::pair<std::string, std::string>> params;
@@ -36,6 +37,8 @@ struct Context {
   // Ranks per node: 'node' (the real placement; 0 returned, resolved when the plan is built)
   // or an integer q dividing P (emulated nodes of q consecutive ranks).
   int ranks_per_node_param(const std::string& key);
+  // Rounds of one digit in flight: an integer >= 1, or 'all' (returns 0: every round).
+  std::size_t window_param(const std::string& key);
   // on|off (also true/false, 1/0).
   bool bool_param(const std::string& key);
   // Any text (already non-empty); recorded as resolved.
@@ -44,6 +47,7 @@ struct Context {
   // A value recorded by resolve() during validation (for build()).
   const std::string& resolved_value(const std::string& key) const;
   std::string resolved_name() const;
+  std::vector<std::pair<std::string, std::string>> ordered() const;
   std::string label() const;
   std::vector<std::string> given;  // keys written in the spec
   [[noreturn]] void fail(const std::string& message) const;
@@ -53,6 +57,8 @@ struct Context {
 ParamInfo ranks_per_node_info();
 // The `r` parameter of the radix-r Bruck family (tra, tra_modified, tra_v, padded_bruck_v).
 ParamInfo radix_param_info();
+// The `window` parameter of the radix family (rounds of one digit in flight at once).
+ParamInfo window_param_info();
 // Build time: the topology for the resolved `q` (collective), the real placement for
 // q=node (then q is resolved to the real Q). Fails, on every rank, if hierarchical
 // algorithms cannot use it.

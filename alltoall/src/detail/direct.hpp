@@ -1,4 +1,6 @@
-// Shared state of the direct (point-to-point, one message per peer) algorithms.
+// Shared state of the direct (point-to-point, one message per peer) algorithms. They need
+// nothing but the counts of the call, so each is one per-call exchange; a fixed plan is the
+// same exchange with its layout kept (registry default).
 #pragma once
 
 #include <cstring>
@@ -11,42 +13,41 @@ namespace a2a::detail {
 
 inline constexpr int kDirectTag = 4242;
 
-class DirectPlan : public PlanImpl {
+class DirectExchange : public ExchangeImpl {
  public:
-  explicit DirectPlan(const Context& ctx)
-      : comm_(ctx.comm), rank_(ctx.rank), procs_(ctx.procs), layout_(ctx.layout) {
-    std::size_t pieces = 0;
-    for (int i = 0; i < procs_; ++i) {
-      pieces += message_pieces(layout_.send_counts[i]) + message_pieces(layout_.recv_counts[i]);
-    }
-    requests_.reserve(pieces);
+  explicit DirectExchange(const Context& ctx)
+      : comm_(ctx.comm), rank_(ctx.rank), procs_(ctx.procs) {
+    // One receive and one send per peer; messages above the split limit grow it once.
+    requests_.reserve(2 * static_cast<std::size_t>(procs_));
   }
 
  protected:
-  void copy_self(const std::byte* send, std::byte* recv) const {
+  void copy_self(const std::byte* send, std::byte* recv, const LayoutView& l) const {
     const auto me = static_cast<std::size_t>(rank_);
-    if (layout_.recv_counts[me] > 0) {
-      std::memmove(recv + layout_.recv_displs[me], send + layout_.send_displs[me],
-                   layout_.recv_counts[me]);
+    if (l.recv_counts[me] > 0) {
+      std::memmove(recv + l.recv_displs[me], send + l.send_displs[me], l.recv_counts[me]);
     }
   }
-  void post_recv(std::byte* recv, int peer) {
+  void post_recv(std::byte* recv, int peer, const LayoutView& l) {
     const auto i = static_cast<std::size_t>(peer);
-    requests_.irecv(recv + layout_.recv_displs[i], layout_.recv_counts[i], peer, kDirectTag, comm_);
+    requests_.irecv(recv + l.recv_displs[i], l.recv_counts[i], peer, kDirectTag, comm_);
   }
-  void post_send(const std::byte* send, int peer, Counters& c) {
+  void post_send(const std::byte* send, int peer, const LayoutView& l, Counters& c) {
     const auto i = static_cast<std::size_t>(peer);
-    const std::size_t bytes = layout_.send_counts[i];
+    const std::size_t bytes = l.send_counts[i];
     if (bytes == 0) return;
-    requests_.isend(send + layout_.send_displs[i], bytes, peer, kDirectTag, comm_);
+    requests_.isend(send + l.send_displs[i], bytes, peer, kDirectTag, comm_);
     c.messages_sent += 1;
     c.blocks_sent += 1;
     c.bytes_sent += bytes;
   }
+  void wait(Counters& c) {
+    requests_.wait_all();
+    c.waits += 1;
+  }
 
   MPI_Comm comm_;
   int rank_, procs_;
-  VectorLayout layout_;
   Requests requests_;
 };
 

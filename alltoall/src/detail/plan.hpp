@@ -21,6 +21,18 @@ struct PlanState {
   ~PlanState();
 };
 
+// A per-call exchange (VectorExchange) with its private communicator.
+struct ExchangeState {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int procs = 1, rank = 0;
+  std::string name, label;
+  std::unique_ptr<ExchangeImpl> impl;
+  Counters counters;
+  bool check_counts = false;
+  std::vector<std::size_t> incoming;  // the count check's scratch
+  ~ExchangeState();
+};
+
 // A plan that runs another plan chosen when it was made (auto, random_auto, sloav's switch to
 // linear); its name says what it delegates to.
 class DelegatePlan final : public PlanImpl {
@@ -44,5 +56,10 @@ std::string validate(std::string_view spec, Context& ctx);
 // communicator, build. Throws the same SpecError/Error on every rank.
 std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm, Kind kind,
                                            std::size_t block_bytes, VectorLayout layout);
+// The same for a per-call exchange (no layout).
+std::unique_ptr<ExchangeState> make_exchange_state(std::string_view spec, MPI_Comm comm);
+
+// The largest per-peer count of this call over all ranks: one 8-byte MPI_Allreduce (MAX).
+std::size_t global_max_count(MPI_Comm comm, const std::size_t* counts, int procs);
 
 }  // namespace a2a::detail

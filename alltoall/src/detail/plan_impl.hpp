@@ -1,14 +1,18 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "a2a/alltoall.hpp"
 
 namespace a2a::detail {
 
-// One algorithm's plan: built once, executed many times. Implementations precompute their
-// schedule and allocate their scratch in the constructor; execute() does not allocate.
+// One algorithm's plan for a fixed exchange (uniform, or a vector layout known when it is
+// made): built once, executed many times. Implementations do every fixed piece of work in the
+// constructor (schedules, per-round sizes and offsets, scratch); execute() moves data only and
+// does not allocate.
 class PlanImpl {
  public:
   virtual ~PlanImpl() = default;
@@ -16,6 +20,48 @@ class PlanImpl {
   // A plan that delegates (auto) names what it delegates to; "" keeps the spec's name.
   virtual std::string delegate_name() const { return {}; }
   virtual std::string delegate_label() const { return {}; }
+};
+
+// Per-peer byte counts and displacements of one call (MPI_Alltoallv's arguments, in bytes).
+struct LayoutView {
+  const std::size_t* send_counts = nullptr;
+  const std::size_t* send_displs = nullptr;
+  const std::size_t* recv_counts = nullptr;
+  const std::size_t* recv_displs = nullptr;
+  static LayoutView of(const VectorLayout& layout) {
+    return {layout.send_counts.data(), layout.send_displs.data(), layout.recv_counts.data(),
+            layout.recv_displs.data()};
+  }
+};
+
+// One algorithm's per-call Alltoallv: made once per communicator, then executed with the counts
+// of each call and nothing agreed beforehand (what MPI_Alltoallv does). Scratch grows on
+// demand and is kept, so repeated calls of the same or smaller sizes do not allocate.
+class ExchangeImpl {
+ public:
+  virtual ~ExchangeImpl() = default;
+  virtual void execute(const std::byte* send, std::byte* recv, const LayoutView& layout,
+                       Counters& counters) = 0;
+  // What a selecting exchange (auto, random_auto) ran last; "" for the others.
+  virtual std::string delegate_name() const { return {}; }
+  virtual std::string delegate_label() const { return {}; }
+};
+
+// A fixed-layout plan over a per-call exchange: the layout is kept and handed to every call.
+// The default plan of the algorithms whose per-call form has no per-call cost to save.
+class FixedLayoutPlan final : public PlanImpl {
+ public:
+  FixedLayoutPlan(std::unique_ptr<ExchangeImpl> exchange, VectorLayout layout)
+      : exchange_(std::move(exchange)), layout_(std::move(layout)) {}
+  void execute(const std::byte* send, std::byte* recv, Counters& c) override {
+    exchange_->execute(send, recv, LayoutView::of(layout_), c);
+  }
+  std::string delegate_name() const override { return exchange_->delegate_name(); }
+  std::string delegate_label() const override { return exchange_->delegate_label(); }
+
+ private:
+  std::unique_ptr<ExchangeImpl> exchange_;
+  VectorLayout layout_;
 };
 
 }  // namespace a2a::detail

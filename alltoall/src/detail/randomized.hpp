@@ -23,11 +23,11 @@ void validate_random(Context& ctx, bool with_queue, bool with_segment);
 // Build: reads what validation resolved.
 RandomOptions random_options(const Context& ctx, bool with_queue, bool with_segment);
 
-// A direct plan that exchanges in the order of the shuffled ranks.
-class RandomizedPlan : public DirectPlan {
+// A direct exchange in the order of the shuffled ranks.
+class RandomizedExchange : public DirectExchange {
  public:
-  RandomizedPlan(const Context& ctx, const RandomOptions& options)
-      : DirectPlan(ctx),
+  RandomizedExchange(const Context& ctx, const RandomOptions& options)
+      : DirectExchange(ctx),
         options_(options),
         ranks_(randomized::shuffled_ranks(ctx.procs, options.seed, options.shuffle)) {}
 
