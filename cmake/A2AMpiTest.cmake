@@ -11,7 +11,13 @@ execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE _a2a_mpi
                 ERROR_QUIET)
 set(A2A_MPIEXEC_PREFLAGS ${MPIEXEC_PREFLAGS})
 set(A2A_MPI_TEST_ENV "")
+# Which MPI the tests run under: Open MPI or MPICH (its Hydra launcher).
+set(A2A_MPI_FLAVOUR other)
+if(_a2a_mpiexec_version MATCHES "HYDRA")
+  set(A2A_MPI_FLAVOUR mpich)
+endif()
 if(_a2a_mpiexec_version MATCHES "Open MPI|OpenRTE")
+  set(A2A_MPI_FLAVOUR openmpi)
   list(APPEND A2A_MPIEXEC_PREFLAGS --oversubscribe)
   list(APPEND A2A_MPI_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
        OMPI_MCA_rmaps_base_oversubscribe=1)

@@ -1,4 +1,7 @@
 add_library(a2a_compile_options INTERFACE)
+# Our sources use the MPI C API only: keep the deprecated C++ bindings (and their symbols,
+# e.g. _ZN3MPI8Datatype4FreeEv) out of every object we build.
+target_compile_definitions(a2a_compile_options INTERFACE OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
 target_compile_options(a2a_compile_options INTERFACE
   $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion>)
 if(A2A_SANITIZE)

@@ -8,30 +8,49 @@
 // A2A_ALLTOALL / A2A_ALLTOALLV select the backend (any registry spec, `auto` included); unset
 // means pass-through to PMPI_. A2A_VERBOSE=1 names the backend chosen, once per communicator
 // and backend, on the communicator's rank 0, every fallback and its reason, and prints a
-// summary at MPI_Finalize. Everything inside goes through PMPI_ (this copy of the library is
-// compiled with A2A_PMPI_COLLECTIVES), so it never calls itself.
+// summary at MPI_Finalize (with the Ialltoall/Ialltoallv/Alltoallw calls that went through
+// untouched). Everything inside goes through PMPI_ (this copy of the library is compiled with
+// A2A_PMPI_COLLECTIVES), so it never calls itself. It is compiled without the MPI C++ bindings
+// and depends on the MPI C library only, so it loads into C, C++ and Fortran programs.
 //
-// Plans are cached per communicator (an attribute whose delete callback frees them, so an
-// application that creates and frees communicators does not grow) and per shape. Whether a
-// call may use a plan, and which cached plan, is agreed by all ranks with one small
-// MPI_Allreduce per call: ranks whose arguments differ in ways MPI allows (different but
-// equivalent datatypes) still take the same path.
+// Languages: C and C++ programs call MPI_Alltoall[v]. Open MPI's Fortran bindings (mpif.h,
+// `use mpi`: mpi_alltoall_ and its other manglings; `use mpi_f08`: mpi_alltoall_f08_) call
+// PMPI_ directly, so this library also defines those symbols, converting handles with
+// MPI_Comm_f2c/MPI_Type_f2c, Fortran's MPI_IN_PLACE and MPI_BOTTOM sentinels and ierror (which
+// the f08 binding may omit). MPICH's Fortran bindings call the C MPI_Alltoall[v], which serves
+// them as it is.
+//
+// No collective is added per call. Alltoall: the bytes per peer B are the same on every rank
+// (MPI's type-signature rule), so plans are cached per communicator by B in the same order on
+// every rank (a deterministic LRU of 8 shapes); a new B makes its plan (collective, agreed: a
+// backend that cannot serve it makes every rank fall back for that B). Alltoallv: one
+// a2a::VectorExchange per communicator, made at its first Alltoallv, given the counts of each
+// call (O(P) conversion, nothing planned). Datatypes are a local matter: a type whose data is
+// not provably plain bytes in order (detail/datatype.hpp), MPI_IN_PLACE and negative
+// displacements are staged through MPI_Pack/MPI_Unpack into contiguous buffers kept per
+// communicator, so no rank ever needs another rank's agreement to take the a2a path.
+#include <dlfcn.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "a2a/alltoall.hpp"
+#include "detail/datatype.hpp"
 
 #define A2A_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace {
+
+using a2a::detail::type_shape;
+using a2a::detail::TypeShape;
 
 struct Settings {
   std::string alltoall, alltoallv;
@@ -49,6 +68,7 @@ const Settings& settings() {
   return s;
 }
 
+// Verbose summary: per backend (and per pass-through entry point), calls, bytes and time.
 struct Tally {
   unsigned long long calls = 0, bytes = 0;
   double seconds = 0;
@@ -57,57 +77,8 @@ std::map<std::string, Tally>& tallies() {
   static std::map<std::string, Tally> t;
   return t;
 }
-
-struct Entry {
-  long id = 0;
-  std::string key;
-  std::unique_ptr<a2a::Plan> plan;  // null: this shape falls back to PMPI
-  std::string reason;               // why it falls back
-};
-
-// The plans of one communicator, newest last; at most kKeep shapes.
-struct Cache {
-  static constexpr std::size_t kKeep = 8;
-  std::deque<Entry> entries;
-  long next_id = 1;
-  std::map<std::string, bool> announced;
-  Entry* find(const std::string& key) {
-    for (auto& e : entries) {
-      if (e.key == key) return &e;
-    }
-    return nullptr;
-  }
-  Entry* by_id(long id) {
-    for (auto& e : entries) {
-      if (e.id == id) return &e;
-    }
-    return nullptr;
-  }
-};
-
-int delete_cache(MPI_Comm, int, void* value, void*) {
-  delete static_cast<Cache*>(value);
-  return MPI_SUCCESS;
-}
-
-int keyval_storage = MPI_KEYVAL_INVALID;
-
-int cache_keyval() {
-  int& keyval = keyval_storage;
-  if (keyval == MPI_KEYVAL_INVALID) {
-    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cache, &keyval, nullptr);
-  }
-  return keyval;
-}
-
-Cache& cache_of(MPI_Comm comm) {
-  void* value = nullptr;
-  int found = 0;
-  PMPI_Comm_get_attr(comm, cache_keyval(), &value, &found);
-  if (found) return *static_cast<Cache*>(value);
-  auto* cache = new Cache;
-  PMPI_Comm_set_attr(comm, cache_keyval(), cache);
-  return *cache;
+void count_passthrough(const char* what) {
+  if (settings().verbose) tallies()[std::string(what) + " (pass-through, not replaced)"].calls += 1;
 }
 
 int rank_of(MPI_Comm comm) {
@@ -122,162 +93,496 @@ void say(MPI_Comm comm, const std::string& text) {
   }
 }
 
-// Contiguous, zero lower bound: then count elements are count * size bytes in a row.
-bool contiguous(MPI_Datatype type) {
-  int size = 0;
-  MPI_Aint lb = 0, extent = 0;
-  PMPI_Type_size(type, &size);
-  PMPI_Type_get_extent(type, &lb, &extent);
-  return lb == 0 && static_cast<MPI_Aint>(size) == extent;
+// A spec that cannot be used is worth one line even without A2A_VERBOSE.
+void warn_once(MPI_Comm comm, const std::string& variable, const std::string& why) {
+  static std::map<std::string, bool> warned;
+  if (warned[variable]) return;
+  warned[variable] = true;
+  if (rank_of(comm) == 0) {
+    std::fprintf(stderr,
+                 "a2a-interpose: warning: %s is not used (%s); calls go to the MPI library\n",
+                 variable.c_str(), why.c_str());
+  }
 }
 
-std::size_t type_size(MPI_Datatype type) {
-  int size = 0;
-  PMPI_Type_size(type, &size);
-  return static_cast<std::size_t>(size);
-}
+struct AlltoallEntry {
+  std::size_t bytes = 0;
+  std::unique_ptr<a2a::Plan> plan;  // null: this shape falls back to PMPI
+};
 
-// The plan all ranks agree on for this call, or null to fall back. `local_reason` non-empty:
-// this rank cannot use a plan. make() builds a new plan (collective).
-template <typename Make>
-a2a::Plan* agree(MPI_Comm comm, const char* op, const std::string& local_reason,
-                 const std::string& key, Make make) {
-  Cache& cache = cache_of(comm);
-  Entry* hit = local_reason.empty() ? cache.find(key) : nullptr;
-  const long id = hit ? hit->id : -1;
-  long votes[3] = {id, -id, local_reason.empty() ? 1 : 0};
-  PMPI_Allreduce(MPI_IN_PLACE, votes, 3, MPI_LONG, MPI_MIN, comm);
-  if (votes[2] == 0) {
-    say(comm, std::string(op) + ": pass-through (" +
-                  (local_reason.empty() ? "another rank's arguments" : local_reason) + ")");
-    return nullptr;
-  }
-  if (votes[0] != -1 && votes[0] == -votes[1]) {
-    Entry* e = cache.by_id(votes[0]);
-    return e->plan.get();
-  }
-  // A new shape for some rank: make the plan (collective; errors are agreed by the library).
-  Entry entry;
-  entry.id = cache.next_id++;
-  entry.key = key;
-  try {
-    entry.plan = make();
-  } catch (const a2a::Error& e) {
-    entry.reason = e.what();
-  }
-  if (!entry.plan) {
-    say(comm, std::string(op) + ": pass-through (" + entry.reason + ")");
-  } else if (!cache.announced[entry.plan->name()]) {
-    cache.announced[entry.plan->name()] = true;
-    int procs = 1;
-    PMPI_Comm_size(comm, &procs);
-    say(comm, std::string(op) + " on " + std::to_string(procs) + " ranks: " + entry.plan->name());
-  }
-  if (cache.entries.size() == Cache::kKeep) cache.entries.pop_front();
-  cache.entries.push_back(std::move(entry));
-  return cache.entries.back().plan.get();
-}
+// Everything kept per communicator (an attribute freed with it).
+struct CommState {
+  static constexpr std::size_t kKeep = 8;
+  int procs = 1, rank = 0;
+  bool inter = false;
+  std::vector<AlltoallEntry> alltoall;  // most recently used last
+  bool vector_made = false;
+  std::unique_ptr<a2a::VectorExchange> vector;
+  std::vector<std::size_t> send_counts, send_displs, recv_counts, recv_displs;
+  std::vector<std::byte> stage_send, stage_recv;
+  std::map<std::string, bool> announced;
+};
 
-int run(a2a::Plan& plan, const void* send, void* recv, std::size_t bytes) {
-  const auto t0 = std::chrono::steady_clock::now();
-  plan.execute(send, recv);
-  const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
-  Tally& t = tallies()[plan.name()];
-  t.calls += 1;
-  t.bytes += bytes;
-  t.seconds += dt.count();
+// The last communicator used and its state (the common case: one communicator, many calls);
+// forgotten when that state is deleted.
+MPI_Comm last_comm = MPI_COMM_NULL;
+CommState* last_state = nullptr;
+
+int delete_state(MPI_Comm, int, void* value, void*) {
+  if (value == last_state) {
+    last_comm = MPI_COMM_NULL;
+    last_state = nullptr;
+  }
+  delete static_cast<CommState*>(value);
   return MPI_SUCCESS;
 }
 
-bool simple_path_excluded(const void* sendbuf, MPI_Comm comm, const char* op) {
-  // Both are the same on every rank by the standard, so no agreement is needed.
-  if (sendbuf == MPI_IN_PLACE) {
-    say(comm, std::string(op) + ": pass-through (MPI_IN_PLACE)");
-    return true;
+int keyval_storage = MPI_KEYVAL_INVALID;
+
+CommState& state_of(MPI_Comm comm) {
+  if (comm == last_comm && last_state != nullptr) return *last_state;
+  if (keyval_storage == MPI_KEYVAL_INVALID) {
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &keyval_storage, nullptr);
   }
+  void* value = nullptr;
+  int found = 0;
+  PMPI_Comm_get_attr(comm, keyval_storage, &value, &found);
+  if (found) {
+    last_comm = comm;
+    last_state = static_cast<CommState*>(value);
+    return *last_state;
+  }
+  auto* state = new CommState;
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
-  if (inter) {
-    say(comm, std::string(op) + ": pass-through (inter-communicator)");
-    return true;
+  state->inter = inter != 0;
+  if (!state->inter) {
+    PMPI_Comm_size(comm, &state->procs);
+    PMPI_Comm_rank(comm, &state->rank);
   }
-  return false;
+  PMPI_Comm_set_attr(comm, keyval_storage, state);
+  last_comm = comm;
+  last_state = state;
+  return *state;
+}
+
+void announce(CommState& st, MPI_Comm comm, const char* op, const std::string& name) {
+  bool& done = st.announced[std::string(op) + " " + name];
+  if (done) return;
+  done = true;
+  say(comm, std::string(op) + " on " + std::to_string(st.procs) + " ranks: " + name);
+}
+
+// a2a errors inside a call (a count mismatch, say) go to the communicator's error handler,
+// as MPI's own errors would; the default handler aborts the job with the message printed.
+int report(MPI_Comm comm, const char* op, const std::exception& e) {
+  std::fprintf(stderr, "a2a-interpose: %s on rank %d: %s\n", op, rank_of(comm), e.what());
+  PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER);
+  return MPI_ERR_OTHER;
+}
+
+void grow(std::vector<std::byte>& v, std::size_t bytes) {
+  if (v.size() < bytes) v.resize(std::max(bytes, v.size() + v.size() / 2));
+}
+
+// count elements of `type` at buf into `out` as plain bytes (MPI_Pack; for a homogeneous run
+// the packed form is the type signature's bytes in order).
+void pack(const void* buf, int count, MPI_Datatype type, std::byte* out, std::size_t bytes) {
+  int position = 0;
+  PMPI_Pack(buf, count, type, out, static_cast<int>(bytes), &position, MPI_COMM_SELF);
+}
+void unpack(const std::byte* in, std::size_t bytes, void* buf, int count, MPI_Datatype type) {
+  int position = 0;
+  PMPI_Unpack(in, static_cast<int>(bytes), &position, buf, count, type, MPI_COMM_SELF);
+}
+
+void tally(const std::string& name, std::size_t bytes, double seconds) {
+  Tally& t = tallies()[name];
+  t.calls += 1;
+  t.bytes += bytes;
+  t.seconds += seconds;
+}
+
+int interposed_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  const std::string& spec = settings().alltoall;
+  if (spec.empty()) {
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
+  CommState& st = state_of(comm);
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const TypeShape rt = type_shape(recvtype);
+  const TypeShape stype = in_place ? rt : type_shape(sendtype);
+  const std::size_t bytes = static_cast<std::size_t>(recvcount) * rt.size;
+  if (st.inter || recvcount < 0 ||
+      (!in_place && static_cast<std::size_t>(sendcount) * stype.size != bytes)) {
+    // Inter-communicators, and arguments MPI itself must reject.
+    if (st.inter) say(comm, "MPI_Alltoall: pass-through (inter-communicator)");
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
+  // The plan for this B: the same lookups and evictions on every rank.
+  auto hit = st.alltoall.begin();
+  while (hit != st.alltoall.end() && hit->bytes != bytes)
+    ++hit;
+  if (hit == st.alltoall.end()) {
+    AlltoallEntry entry;
+    entry.bytes = bytes;
+    try {
+      entry.plan = std::make_unique<a2a::Plan>(spec, comm, bytes);
+      announce(st, comm, "MPI_Alltoall", entry.plan->name());
+    } catch (const a2a::SpecError& e) {
+      warn_once(comm, "A2A_ALLTOALL=" + spec, e.what());
+    } catch (const a2a::Error& e) {
+      say(comm,
+          "MPI_Alltoall: pass-through for " + std::to_string(bytes) + " B (" + e.what() + ")");
+    }
+    if (st.alltoall.size() == CommState::kKeep) st.alltoall.erase(st.alltoall.begin());
+    st.alltoall.push_back(std::move(entry));
+  } else if (hit + 1 != st.alltoall.end()) {
+    std::rotate(hit, hit + 1, st.alltoall.end());  // most recently used last
+  }
+  a2a::Plan* plan = st.alltoall.back().plan.get();
+  if (plan == nullptr) {
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
+  const std::size_t total = bytes * static_cast<std::size_t>(st.procs);
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    // Send side: the caller's bytes in place, or staged (in place, or a type that is not
+    // plain bytes).
+    const std::byte* send = nullptr;
+    if (in_place || !stype.dense) {
+      grow(st.stage_send, total);
+      const void* from = in_place ? recvbuf : sendbuf;
+      const MPI_Datatype type = in_place ? recvtype : sendtype;
+      const int count = in_place ? recvcount : sendcount;
+      if (stype.dense) {
+        std::memcpy(st.stage_send.data(), static_cast<const std::byte*>(from) + stype.true_lb,
+                    total);
+      } else {
+        pack(from, count * st.procs, type, st.stage_send.data(), total);
+      }
+      send = st.stage_send.data();
+    } else {
+      send = static_cast<const std::byte*>(sendbuf) + stype.true_lb;
+    }
+    if (rt.dense) {
+      plan->execute(send, static_cast<std::byte*>(recvbuf) + rt.true_lb);
+    } else {
+      grow(st.stage_recv, total);
+      plan->execute(send, st.stage_recv.data());
+      unpack(st.stage_recv.data(), total, recvbuf, recvcount * st.procs, recvtype);
+    }
+  } catch (const std::exception& e) {
+    return report(comm, "MPI_Alltoall", e);
+  }
+  if (settings().verbose) {
+    const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
+    tally(plan->name(), total, dt.count());
+  }
+  return MPI_SUCCESS;
+}
+
+// One side of an Alltoallv in bytes: counts, and displacements into the caller's buffer
+// (returns true) when the type is plain bytes and no displacement is negative; otherwise the
+// displacements of a packed staging buffer, peer after peer (returns false).
+bool byte_layout(const int* counts, const int* displs, const TypeShape& shape, int procs,
+                 std::vector<std::size_t>& byte_counts, std::vector<std::size_t>& byte_displs) {
+  const auto n = static_cast<std::size_t>(procs);
+  byte_counts.resize(n);
+  byte_displs.resize(n);
+  bool direct = shape.dense;
+  for (std::size_t i = 0; i < n; ++i) {
+    byte_counts[i] = static_cast<std::size_t>(counts[i]) * shape.size;
+    direct = direct && displs[i] >= 0;
+  }
+  std::size_t packed = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    byte_displs[i] =
+        direct ? static_cast<std::size_t>(displs[i]) * static_cast<std::size_t>(shape.extent)
+               : packed;
+    packed += byte_counts[i];
+  }
+  return direct;
+}
+
+// The block of peer i of one side of an Alltoallv, as MPI addresses it.
+const std::byte* block_of(const void* buf, const int* displs, int i, const TypeShape& shape) {
+  return static_cast<const std::byte*>(buf) + static_cast<MPI_Aint>(displs[i]) * shape.extent;
+}
+
+int interposed_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                         MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  const std::string& spec = settings().alltoallv;
+  auto pass = [&] {
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                          recvtype, comm);
+  };
+  if (spec.empty()) return pass();
+  CommState& st = state_of(comm);
+  if (st.inter) {
+    say(comm, "MPI_Alltoallv: pass-through (inter-communicator)");
+    return pass();
+  }
+  if (!st.vector_made) {
+    // The first Alltoallv on this communicator: the same call on every rank.
+    st.vector_made = true;
+    try {
+      st.vector = std::make_unique<a2a::VectorExchange>(spec, comm);
+      announce(st, comm, "MPI_Alltoallv", st.vector->name());
+    } catch (const a2a::SpecError& e) {
+      warn_once(comm, "A2A_ALLTOALLV=" + spec, e.what());
+    } catch (const a2a::Error& e) {
+      say(comm, std::string("MPI_Alltoallv: pass-through (") + e.what() + ")");
+    }
+  }
+  if (!st.vector) return pass();
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  // With MPI_IN_PLACE the data to send is the receive buffer's, laid out as received.
+  const void* from = in_place ? recvbuf : sendbuf;
+  const int* counts = in_place ? recvcounts : sendcounts;
+  const int* displs = in_place ? rdispls : sdispls;
+  const MPI_Datatype type = in_place ? recvtype : sendtype;
+  for (int i = 0; i < st.procs; ++i) {
+    if (recvcounts[i] < 0 || counts[i] < 0) return pass();  // MPI reports these
+  }
+  const TypeShape rt = type_shape(recvtype);
+  const TypeShape stype = in_place ? rt : type_shape(sendtype);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::size_t sent = 0;
+  try {
+    const bool recv_direct =
+        byte_layout(recvcounts, rdispls, rt, st.procs, st.recv_counts, st.recv_displs);
+    const bool send_direct =
+        byte_layout(counts, displs, stype, st.procs, st.send_counts, st.send_displs) && !in_place;
+    for (std::size_t c : st.send_counts)
+      sent += c;
+    const std::byte* send = static_cast<const std::byte*>(from) + stype.true_lb;
+    if (!send_direct) {
+      // Staged peer after peer: plain bytes copied, other types packed.
+      grow(st.stage_send, sent);
+      std::size_t at = 0;
+      for (int i = 0; i < st.procs; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        if (stype.dense) {
+          std::memcpy(st.stage_send.data() + at, block_of(from, displs, i, stype) + stype.true_lb,
+                      st.send_counts[k]);
+        } else if (counts[i] > 0) {
+          pack(block_of(from, displs, i, stype), counts[i], type, st.stage_send.data() + at,
+               st.send_counts[k]);
+        }
+        st.send_displs[k] = at;
+        at += st.send_counts[k];
+      }
+      send = st.stage_send.data();
+    }
+    if (recv_direct) {
+      st.vector->execute(send, st.send_counts.data(), st.send_displs.data(),
+                         static_cast<std::byte*>(recvbuf) + rt.true_lb, st.recv_counts.data(),
+                         st.recv_displs.data());
+    } else {
+      std::size_t received = 0;
+      for (std::size_t c : st.recv_counts)
+        received += c;
+      grow(st.stage_recv, received);
+      st.vector->execute(send, st.send_counts.data(), st.send_displs.data(), st.stage_recv.data(),
+                         st.recv_counts.data(), st.recv_displs.data());
+      for (int i = 0; i < st.procs; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        auto* block = const_cast<std::byte*>(block_of(recvbuf, rdispls, i, rt));
+        if (rt.dense) {
+          std::memcpy(block + rt.true_lb, st.stage_recv.data() + st.recv_displs[k],
+                      st.recv_counts[k]);
+        } else if (recvcounts[i] > 0) {
+          unpack(st.stage_recv.data() + st.recv_displs[k], st.recv_counts[k], block, recvcounts[i],
+                 recvtype);
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    return report(comm, "MPI_Alltoallv", e);
+  }
+  if (settings().verbose) {
+    const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
+    tally(st.vector->name(), sent, dt.count());
+  }
+  return MPI_SUCCESS;
 }
 
 }  // namespace
 
 A2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  const std::string& spec = settings().alltoall;
-  if (spec.empty() || simple_path_excluded(sendbuf, comm, "MPI_Alltoall")) {
-    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  }
-  const std::size_t send_bytes = static_cast<std::size_t>(sendcount) * type_size(sendtype);
-  const std::size_t recv_bytes = static_cast<std::size_t>(recvcount) * type_size(recvtype);
-  std::string reason;
-  if (!contiguous(sendtype) || !contiguous(recvtype))
-    reason = "non-contiguous datatype";
-  else if (send_bytes != recv_bytes)
-    reason = "send and receive type signatures differ in size";
-  a2a::Plan* plan = agree(comm, "MPI_Alltoall", reason, std::to_string(send_bytes),
-                          [&] { return std::make_unique<a2a::Plan>(spec, comm, send_bytes); });
-  if (plan == nullptr) {
-    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  }
-  int procs = 1;
-  PMPI_Comm_size(comm, &procs);
-  return run(*plan, sendbuf, recvbuf, send_bytes * static_cast<std::size_t>(procs));
+  return interposed_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 A2A_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                              MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  const std::string& spec = settings().alltoallv;
-  if (spec.empty() || simple_path_excluded(sendbuf, comm, "MPI_Alltoallv")) {
-    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                          recvtype, comm);
-  }
-  int procs = 1;
-  PMPI_Comm_size(comm, &procs);
-  std::string reason;
-  a2a::VectorLayout layout;
-  std::size_t total = 0;
-  if (!contiguous(sendtype) || !contiguous(recvtype)) {
-    reason = "non-contiguous datatype";
-  } else {
-    const std::size_t ss = type_size(sendtype), rs = type_size(recvtype);
-    for (int i = 0; i < procs; ++i) {
-      if (sendcounts[i] < 0 || sdispls[i] < 0 || recvcounts[i] < 0 || rdispls[i] < 0) {
-        reason = "negative count or displacement";
-        break;
-      }
-      layout.send_counts.push_back(static_cast<std::size_t>(sendcounts[i]) * ss);
-      layout.send_displs.push_back(static_cast<std::size_t>(sdispls[i]) * ss);
-      layout.recv_counts.push_back(static_cast<std::size_t>(recvcounts[i]) * rs);
-      layout.recv_displs.push_back(static_cast<std::size_t>(rdispls[i]) * rs);
-      total += layout.send_counts.back();
-    }
-  }
-  std::string key;
-  if (reason.empty()) {
-    key.reserve(static_cast<std::size_t>(procs) * 4 * 12);
-    for (int i = 0; i < procs; ++i) {
-      const auto k = static_cast<std::size_t>(i);
-      key += std::to_string(layout.send_counts[k]) + "," + std::to_string(layout.send_displs[k]) +
-             "," + std::to_string(layout.recv_counts[k]) + "," +
-             std::to_string(layout.recv_displs[k]) + ";";
-    }
-  }
-  a2a::Plan* plan = agree(comm, "MPI_Alltoallv", reason, key,
-                          [&] { return std::make_unique<a2a::Plan>(spec, comm, layout); });
-  if (plan == nullptr) {
-    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                          recvtype, comm);
-  }
-  return run(*plan, sendbuf, recvbuf, total);
+  return interposed_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                              recvtype, comm);
 }
 
-A2A_EXPORT int MPI_Finalize(void) {
+// Not replaced, counted: so that a user sees why a code was not accelerated.
+A2A_EXPORT int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request* request) {
+  count_passthrough("MPI_Ialltoall");
+  return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+A2A_EXPORT int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                              MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Request* request) {
+  count_passthrough("MPI_Ialltoallv");
+  return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                         recvtype, comm, request);
+}
+A2A_EXPORT int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                             const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                             const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  count_passthrough("MPI_Alltoallw");
+  return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                        recvtypes, comm);
+}
+
+#ifdef OPEN_MPI
+// Open MPI's Fortran bindings call PMPI_ directly: these entry points take their place (the
+// preloaded library comes first in symbol lookup). mpif.h and `use mpi` call mpi_alltoall_
+// (gfortran's mangling; the others are other compilers'); `use mpi_f08` calls
+// mpi_alltoall_f08_, whose handles are TYPE(MPI_Comm) etc. (one INTEGER, passed by reference:
+// the same as an MPI_Fint*) and whose ierror is OPTIONAL (null when absent).
+namespace {
+
+// Fortran's MPI_IN_PLACE and MPI_BOTTOM are the addresses of common blocks in libmpi.
+bool is_fortran(const void* address, const char* const names[4]) {
+  static std::map<const char*, std::vector<const void*>> cache;
+  auto& found = cache[names[0]];
+  if (found.empty()) {
+    for (int i = 0; i < 4; ++i) {
+      if (const void* p = dlsym(RTLD_DEFAULT, names[i])) found.push_back(p);
+    }
+    found.push_back(nullptr);  // never empty again
+  }
+  for (const void* p : found) {
+    if (p != nullptr && p == address) return true;
+  }
+  return false;
+}
+const char* const kInPlace[4] = {"mpi_fortran_in_place_", "mpi_fortran_in_place",
+                                 "mpi_fortran_in_place__", "MPI_FORTRAN_IN_PLACE"};
+const char* const kBottom[4] = {"mpi_fortran_bottom_", "mpi_fortran_bottom", "mpi_fortran_bottom__",
+                                "MPI_FORTRAN_BOTTOM"};
+
+const void* send_buffer(const void* buf) {
+  if (is_fortran(buf, kInPlace)) return MPI_IN_PLACE;
+  if (is_fortran(buf, kBottom)) return MPI_BOTTOM;
+  return buf;
+}
+void* recv_buffer(void* buf) {
+  return is_fortran(buf, kBottom) ? MPI_BOTTOM : buf;
+}
+
+void fortran_alltoall(void* sendbuf, const MPI_Fint* sendcount, const MPI_Fint* sendtype,
+                      void* recvbuf, const MPI_Fint* recvcount, const MPI_Fint* recvtype,
+                      const MPI_Fint* comm, MPI_Fint* ierror) {
+  const int code = interposed_alltoall(send_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                                       recv_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype),
+                                       PMPI_Comm_f2c(*comm));
+  if (ierror != nullptr) *ierror = code;
+}
+
+void fortran_alltoallv(void* sendbuf, const MPI_Fint* sendcounts, const MPI_Fint* sdispls,
+                       const MPI_Fint* sendtype, void* recvbuf, const MPI_Fint* recvcounts,
+                       const MPI_Fint* rdispls, const MPI_Fint* recvtype, const MPI_Fint* comm,
+                       MPI_Fint* ierror) {
+  static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint arrays are read as int arrays");
+  const int code = interposed_alltoallv(
+      send_buffer(sendbuf), reinterpret_cast<const int*>(sendcounts),
+      reinterpret_cast<const int*>(sdispls), PMPI_Type_f2c(*sendtype), recv_buffer(recvbuf),
+      reinterpret_cast<const int*>(recvcounts), reinterpret_cast<const int*>(rdispls),
+      PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm));
+  if (ierror != nullptr) *ierror = code;
+}
+
+// The next definition of a Fortran entry point (Open MPI's), for the pass-through ones.
+template <typename F>
+F next(const char* name) {
+  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+}
+
+}  // namespace
+
+#define A2A_FORTRAN_ALLTOALL(name)                                                              \
+  A2A_EXPORT void name(void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, void* recvbuf,   \
+                       MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* comm,                 \
+                       MPI_Fint* ierror) {                                                      \
+    fortran_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror); \
+  }
+#define A2A_FORTRAN_ALLTOALLV(name)                                                                \
+  A2A_EXPORT void name(void* sendbuf, MPI_Fint* sendcounts, MPI_Fint* sdispls, MPI_Fint* sendtype, \
+                       void* recvbuf, MPI_Fint* recvcounts, MPI_Fint* rdispls, MPI_Fint* recvtype, \
+                       MPI_Fint* comm, MPI_Fint* ierror) {                                         \
+    fortran_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,        \
+                      recvtype, comm, ierror);                                                     \
+  }
+A2A_FORTRAN_ALLTOALL(mpi_alltoall_)
+A2A_FORTRAN_ALLTOALL(mpi_alltoall__)
+A2A_FORTRAN_ALLTOALL(mpi_alltoall)
+A2A_FORTRAN_ALLTOALL(MPI_ALLTOALL)
+A2A_FORTRAN_ALLTOALL(mpi_alltoall_f08_)
+A2A_FORTRAN_ALLTOALLV(mpi_alltoallv_)
+A2A_FORTRAN_ALLTOALLV(mpi_alltoallv__)
+A2A_FORTRAN_ALLTOALLV(mpi_alltoallv)
+A2A_FORTRAN_ALLTOALLV(MPI_ALLTOALLV)
+A2A_FORTRAN_ALLTOALLV(mpi_alltoallv_f08_)
+
+// Pass-through, counted: forwarded untouched to Open MPI's own definition (every Fortran
+// argument is a pointer).
+#define A2A_FORTRAN_COUNTED9(name, label)                                                      \
+  A2A_EXPORT void name(void* a, void* b, void* c, void* d, void* e, void* f, void* g, void* h, \
+                       void* i) {                                                              \
+    count_passthrough(label);                                                                  \
+    using Fn = void (*)(void*, void*, void*, void*, void*, void*, void*, void*, void*);        \
+    static const Fn forward = next<Fn>(#name);                                                 \
+    forward(a, b, c, d, e, f, g, h, i);                                                        \
+  }
+#define A2A_FORTRAN_COUNTED10(name, label)                                                     \
+  A2A_EXPORT void name(void* a, void* b, void* c, void* d, void* e, void* f, void* g, void* h, \
+                       void* i, void* j) {                                                     \
+    count_passthrough(label);                                                                  \
+    using Fn = void (*)(void*, void*, void*, void*, void*, void*, void*, void*, void*, void*); \
+    static const Fn forward = next<Fn>(#name);                                                 \
+    forward(a, b, c, d, e, f, g, h, i, j);                                                     \
+  }
+#define A2A_FORTRAN_COUNTED11(name, label)                                                     \
+  A2A_EXPORT void name(void* a, void* b, void* c, void* d, void* e, void* f, void* g, void* h, \
+                       void* i, void* j, void* k) {                                            \
+    count_passthrough(label);                                                                  \
+    using Fn =                                                                                 \
+        void (*)(void*, void*, void*, void*, void*, void*, void*, void*, void*, void*, void*); \
+    static const Fn forward = next<Fn>(#name);                                                 \
+    forward(a, b, c, d, e, f, g, h, i, j, k);                                                  \
+  }
+// MPI_IALLTOALL(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+// ierror); MPI_ALLTOALLW(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+// rdispls, recvtypes, comm, ierror); MPI_IALLTOALLV: Alltoallv's ten and a request.
+A2A_FORTRAN_COUNTED9(mpi_ialltoall_, "MPI_Ialltoall (Fortran)")
+A2A_FORTRAN_COUNTED9(mpi_ialltoall_f08_, "MPI_Ialltoall (Fortran)")
+A2A_FORTRAN_COUNTED11(mpi_ialltoallv_, "MPI_Ialltoallv (Fortran)")
+A2A_FORTRAN_COUNTED11(mpi_ialltoallv_f08_, "MPI_Ialltoallv (Fortran)")
+A2A_FORTRAN_COUNTED10(mpi_alltoallw_, "MPI_Alltoallw (Fortran)")
+A2A_FORTRAN_COUNTED10(mpi_alltoallw_f08_, "MPI_Alltoallw (Fortran)")
+#endif  // OPEN_MPI
+
+namespace {
+// The summary, and MPI_COMM_WORLD's plans freed while MPI still works (MPI need not delete its
+// attributes).
+void before_finalize() {
+  static bool done = false;  // the C and a Fortran MPI_Finalize may both pass here
+  if (done) return;
+  done = true;
   if (settings().verbose && !tallies().empty()) {
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -289,12 +594,31 @@ A2A_EXPORT int MPI_Finalize(void) {
       }
     }
   }
-  // Free MPI_COMM_WORLD's plans while MPI still works (MPI need not delete its attributes).
   if (keyval_storage != MPI_KEYVAL_INVALID) {
     void* value = nullptr;
     int found = 0;
     PMPI_Comm_get_attr(MPI_COMM_WORLD, keyval_storage, &value, &found);
     if (found) PMPI_Comm_delete_attr(MPI_COMM_WORLD, keyval_storage);
   }
+}
+}  // namespace
+
+A2A_EXPORT int MPI_Finalize(void) {
+  before_finalize();
   return PMPI_Finalize();
 }
+
+// Fortran MPI_FINALIZE: Open MPI's (every binding) and MPICH's mpi_f08 one call PMPI_Finalize
+// directly; the summary is printed first, then the library's own definition runs.
+#define A2A_FORTRAN_FINALIZE(name)                                           \
+  A2A_EXPORT void name(MPI_Fint* ierror) {                                   \
+    before_finalize();                                                       \
+    using Fn = void (*)(MPI_Fint*);                                          \
+    static const Fn forward = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, #name)); \
+    forward(ierror);                                                         \
+  }
+A2A_FORTRAN_FINALIZE(mpi_finalize_)
+A2A_FORTRAN_FINALIZE(mpi_finalize__)
+A2A_FORTRAN_FINALIZE(mpi_finalize)
+A2A_FORTRAN_FINALIZE(MPI_FINALIZE)
+A2A_FORTRAN_FINALIZE(mpi_finalize_f08_)

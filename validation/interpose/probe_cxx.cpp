@@ -1,8 +1,10 @@
-// Exercises MPI_Alltoall/MPI_Alltoallv the way applications do, and compares every result with
-// the pass-through result (PMPI_, the library's own implementation, called directly): plain
-// types, MPI_IN_PLACE, a contiguous derived type against plain elements (equal signatures),
-// a non-contiguous vector type, a sub-communicator, Alltoallv with gaps, and 1000
-// communicators created, used and freed, after which the memory must not have grown.
+// The C++ caller, compiled with the MPI C++ bindings enabled (MPI::MPI_CXX, as a C++ program
+// of an Open MPI user would be): exercises MPI_Alltoall/MPI_Alltoallv the way applications do,
+// and compares every result with the pass-through result (PMPI_, the library's own
+// implementation, called directly): plain types, MPI_IN_PLACE, a contiguous derived type
+// against plain elements (equal signatures), a non-contiguous vector type, a sub-communicator,
+// Alltoallv with gaps, and 1000 communicators created, used and freed, after which the memory
+// must not have grown. (validation/interpose/probe.c covers the same and more from C.)
 #include <mpi.h>
 
 #include <cstdio>
@@ -50,7 +52,7 @@ void uniform_cases(MPI_Comm comm, const char* where) {
     PMPI_Alltoall(send.data(), count, MPI_INT, want.data(), count, MPI_INT, comm);
     expect(got == want, at + "MPI_INT x " + std::to_string(count), rank);
   }
-  {  // MPI_IN_PLACE: falls back to PMPI.
+  {  // MPI_IN_PLACE: staged by the interposer.
     auto got = ramp(P * 2, rank), want = got;
     MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, got.data(), 2, MPI_INT, comm);
     PMPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, want.data(), 2, MPI_INT, comm);
@@ -67,7 +69,7 @@ void uniform_cases(MPI_Comm comm, const char* where) {
     expect(got == want, at + "contiguous derived type against MPI_INT", rank);
     MPI_Type_free(&quad);
   }
-  {  // A strided vector type: not contiguous, falls back to PMPI.
+  {  // A strided vector type: not plain bytes, packed by the interposer.
     MPI_Datatype strided, resized;
     MPI_Type_vector(2, 1, 2, MPI_INT, &strided);
     MPI_Type_create_resized(strided, 0, 4 * sizeof(int), &resized);
