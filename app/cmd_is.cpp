@@ -28,8 +28,16 @@ Runner setup_is(CLI::App& app, const Session& session) {
       ->check(CLI::Range(1, 1000));
   sub->add_option("--format", opt->format, "table (NPB style) or json")
       ->check(CLI::IsMember({"table", "json"}));
-  // Test-only fault injection: rank 0 drops one received key; verification must then fail.
-  sub->add_flag("--test-drop-key", opt->run.drop_one_key)->group("");
+  // Test-only fault injection on rank 0's received keys; verification must then fail.
+  sub->add_flag_callback("--test-drop-key",
+                         [opt] { opt->run.fault = is::Options::Fault::drop_key; })
+      ->group("");
+  sub->add_flag_callback("--test-flip-key",
+                         [opt] { opt->run.fault = is::Options::Fault::flip_key; })
+      ->group("");
+  sub->add_flag_callback("--test-duplicate-key",
+                         [opt] { opt->run.fault = is::Options::Fault::duplicate_key; })
+      ->group("");
 
   return [session, opt]() {
     opt->run.class_name = opt->class_name[0];
@@ -57,7 +65,8 @@ Runner setup_is(CLI::App& app, const Session& session) {
                               {"counts_exchange_us", r.counts_us},
                               {"partial_verified", r.partial_passed},
                               {"full_verified", r.full_ok},
-                              {"keys_conserved", r.count_ok}};
+                              {"keys_conserved", r.count_ok},
+                              {"keys_multiset_verified", r.keys_ok}};
         put_summary(rec, s);
         std::cout << rec.dump() << "\n";
       } else {
@@ -82,7 +91,8 @@ Runner setup_is(CLI::App& app, const Session& session) {
         std::printf(" Counts exchange = %24.1f us\n", r.counts_us);
         std::printf(" Partial verify  = %21d/%d\n", r.partial_passed, 5 * opt->run.iterations);
         std::printf(" Full verify     = %24s\n", r.full_ok ? "sorted" : "OUT OF ORDER");
-        std::printf(" Keys conserved  = %24s\n\n", r.count_ok ? "yes" : "NO");
+        std::printf(" Keys conserved  = %24s\n", r.count_ok ? "yes" : "NO");
+        std::printf(" Keys as sent    = %24s\n\n", r.keys_ok ? "yes" : "NO");
       }
     }
     return ok ? 0 : 1;

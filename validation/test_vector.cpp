@@ -138,10 +138,43 @@ void run(Harness& h) {
     }
   }
 
-  // MPI_Alltoallv signature with a derived contiguous type of 3 doubles.
-  MPI_Datatype triple;
-  MPI_Type_contiguous(3, MPI_DOUBLE, &triple);
-  MPI_Type_commit(&triple);
+  // The MPI_Alltoallv signature with derived types, against MPI_Alltoallv with the same
+  // types: contiguous (in place), and types that are not plain bytes in order, which the
+  // plan must stage (a permuted struct, an int shifted by 4 bytes in a resized extent, a
+  // strided vector, a struct with padding).
+  struct Typed {
+    const char* name;
+    MPI_Datatype type;
+    std::size_t extent_doubles;  // doubles per element in the buffers
+  };
+  std::vector<Typed> types;
+  {
+    MPI_Datatype t;
+    MPI_Type_contiguous(3, MPI_DOUBLE, &t);
+    types.push_back({"contiguous(3 doubles)", t, 3});
+    int lengths[2] = {1, 1};
+    MPI_Aint displs[2] = {8, 0};
+    MPI_Datatype members[2] = {MPI_DOUBLE, MPI_DOUBLE};
+    MPI_Type_create_struct(2, lengths, displs, members, &t);
+    types.push_back({"struct {double@8, double@0}", t, 2});
+    MPI_Datatype shifted;
+    int one = 1, at = 1;
+    MPI_Type_indexed(1, &one, &at, MPI_DOUBLE, &shifted);
+    MPI_Type_create_resized(shifted, 0, sizeof(double), &t);
+    MPI_Type_free(&shifted);
+    types.push_back({"indexed shifted by 8 bytes, resized to 8", t, 1});
+    MPI_Datatype strided;
+    MPI_Type_vector(2, 1, 2, MPI_DOUBLE, &strided);
+    MPI_Type_create_resized(strided, 0, 4 * sizeof(double), &t);
+    MPI_Type_free(&strided);
+    types.push_back({"vector every other double", t, 4});
+    MPI_Datatype padded_members[2] = {MPI_INT, MPI_DOUBLE};
+    MPI_Aint padded_displs[2] = {0, 8};
+    MPI_Type_create_struct(2, lengths, padded_displs, padded_members, &t);
+    types.push_back({"struct {int, pad, double}", t, 2});
+    for (auto& typed : types)
+      MPI_Type_commit(&typed.type);
+  }
   std::vector<int> counts(P), displs(P);
   for (std::size_t p = 0; p < P; ++p)
     counts[p] = static_cast<int>(p % 3);  // same on all ranks
@@ -153,19 +186,25 @@ void run(Harness& h) {
       static_cast<std::size_t>(std::accumulate(counts.begin(), counts.end(), 0));
   const auto total_recv =
       static_cast<std::size_t>(std::accumulate(recv_counts.begin(), recv_counts.end(), 0));
-  std::vector<double> send(3 * total_send), expect(3 * total_recv), got(3 * total_recv);
-  for (std::size_t i = 0; i < send.size(); ++i)
-    send[i] = rank * 1000.0 + static_cast<double>(i);
-  MPI_Alltoallv(send.data(), counts.data(), displs.data(), triple, expect.data(),
-                recv_counts.data(), recv_displs.data(), triple, h.comm());
-  for (const std::string& name : a2a::algorithm_names(a2a::Kind::vector)) {
-    a2a::Plan plan = a2a::Plan::from_alltoallv(name, h.comm(), counts.data(), displs.data(), triple,
-                                               recv_counts.data(), recv_displs.data(), triple);
-    std::fill(got.begin(), got.end(), -1.0);
-    plan.execute(send.data(), got.data());
-    h.expect(got == expect, name + ": from_alltoallv with a contiguous derived type");
+  for (const Typed& typed : types) {
+    // One spare element at the end: the shifted type reads and writes one double further.
+    std::vector<double> send(typed.extent_doubles * (total_send + 1)),
+        expect(typed.extent_doubles * (total_recv + 1), -2.0), got(expect.size());
+    for (std::size_t i = 0; i < send.size(); ++i)
+      send[i] = rank * 1000.0 + static_cast<double>(i);
+    MPI_Alltoallv(send.data(), counts.data(), displs.data(), typed.type, expect.data(),
+                  recv_counts.data(), recv_displs.data(), typed.type, h.comm());
+    for (const std::string& name : a2a::algorithm_names(a2a::Kind::vector)) {
+      a2a::Plan plan =
+          a2a::Plan::from_alltoallv(name, h.comm(), counts.data(), displs.data(), typed.type,
+                                    recv_counts.data(), recv_displs.data(), typed.type);
+      std::fill(got.begin(), got.end(), -2.0);
+      plan.execute(send.data(), got.data());
+      h.expect(got == expect, name + ": from_alltoallv with " + typed.name);
+    }
   }
-  MPI_Type_free(&triple);
+  for (auto& typed : types)
+    MPI_Type_free(&typed.type);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <numbers>
 #include <string>
 #include <type_traits>
@@ -257,14 +258,15 @@ std::vector<std::complex<Real>> planewave_spectrum(const std::array<std::int64_t
   return spectrum;
 }
 
+// relative_error over a distributed array (a NaN or Inf on any rank makes it infinite).
 template <typename T>
 double max_relative(MPI_Comm comm, const std::vector<T>& got, const std::vector<T>& want) {
-  double local[2] = {0, 0};
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    local[0] = std::max(local[0], static_cast<double>(std::abs(got[i] - want[i])));
-    local[1] = std::max(local[1], static_cast<double>(std::abs(want[i])));
-  }
-  MPI_Allreduce(MPI_IN_PLACE, local, 2, MPI_DOUBLE, MPI_MAX, comm);
+  ErrorAccumulator e;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    e.add(got[i], want[i]);
+  double local[3] = {e.diff, e.scale, e.finite ? 0.0 : 1.0};
+  MPI_Allreduce(MPI_IN_PLACE, local, 3, MPI_DOUBLE, MPI_MAX, comm);
+  if (local[2] > 0) return std::numeric_limits<double>::infinity();
   return local[1] > 0 ? local[0] / local[1] : local[0];
 }
 

@@ -48,6 +48,15 @@ const std::array<ClassParams, 5> kClasses = {{
      {61147, 882988, 266290, 133997595, 133525895}},
 }};
 
+// SplitMix64's finaliser: a key's contribution to the order-independent multiset hash.
+std::uint64_t key_hash(std::int32_t key) {
+  std::uint64_t z =
+      static_cast<std::uint64_t>(static_cast<std::uint32_t>(key)) + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 // Rank r of P owns keys [first(r), first(r+1)).
 std::uint64_t first_key(std::uint64_t total, int rank, int procs) {
   return total * static_cast<std::uint64_t>(rank) / static_cast<std::uint64_t>(procs);
@@ -248,7 +257,21 @@ Result run(const Options& options, MPI_Comm comm) {
     const double t_keys = MPI_Wtime();
     keys_exchange.execute(key_buff1.data(), key_buff2.data(), layout);
     const double t_rank = MPI_Wtime();
-    if (options.drop_one_key && rank == 0 && local_keys > 0) --local_keys;
+    if (rank == 0 && local_keys > 1) {
+      switch (options.fault) {
+        case Options::Fault::drop_key:
+          --local_keys;
+          break;
+        case Options::Fault::flip_key:
+          key_buff2[local_keys / 2] ^= 1;
+          break;
+        case Options::Fault::duplicate_key:
+          key_buff2[1] = key_buff2[0];
+          break;
+        case Options::Fault::none:
+          break;
+      }
+    }
     if (timed) {
       exchange_bytes += static_cast<double>(send_off) / static_cast<double>(P);
       result.backend_name = keys_exchange.name();
@@ -319,6 +342,15 @@ Result run(const Options& options, MPI_Comm comm) {
   MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_LONG_LONG, MPI_SUM, comm);
   result.full_ok = counts[0] == 0;
   result.count_ok = static_cast<std::uint64_t>(counts[1]) == total;
+  // The multiset check: the last iteration's keys as this rank held them (key_array) against
+  // what it received (key_buff2), both as sums of a 64-bit mix of each key (mod 2^64).
+  std::uint64_t hashes[2] = {0, 0};
+  for (std::uint64_t i = 0; i < num_keys; ++i)
+    hashes[0] += key_hash(key_array[i]);
+  for (std::uint64_t i = 0; i < local_keys; ++i)
+    hashes[1] += key_hash(key_buff2[i]);
+  MPI_Allreduce(MPI_IN_PLACE, hashes, 2, MPI_UINT64_T, MPI_SUM, comm);
+  result.keys_ok = result.count_ok && hashes[0] == hashes[1];
   result.partial_passed = static_cast<int>(counts[2]);
   result.partial_ok = counts[2] == static_cast<long long>(tests) * options.iterations;
   for (double t : result.iteration_us)

@@ -53,18 +53,25 @@ struct Options {
   std::string backend = "mpi";         // keys: Alltoallv (a per-call VectorExchange)
   std::string counts_backend = "mpi";  // per-rank key counts: Alltoall
   int iterations = 10;
-  bool drop_one_key = false;  // test-only fault: rank 0 loses one received key
+  // Test-only faults on rank 0's received keys, which verification must catch: lose one,
+  // flip the lowest bit of one (it stays in its bucket, so sorting still succeeds), or
+  // duplicate one in place of another (the total stays right).
+  enum class Fault { none, drop_key, flip_key, duplicate_key };
+  Fault fault = Fault::none;
 };
 
 struct Result {
   bool partial_ok = false, full_ok = false, count_ok = false;
+  // Every key sent arrived exactly once: the multiset of keys received over all ranks equals
+  // the one sent (an order-independent hash, sum of a 64-bit mix of every key, and the count).
+  bool keys_ok = false;
   int partial_passed = 0;             // over all ranks, out of 5 per iteration
   std::vector<double> iteration_us;   // slowest rank per timed iteration
   double counts_us = 0, keys_us = 0;  // slowest-rank sums over timed iterations
   double time_s = 0;                  // sum of iteration_us
   double mean_exchange_bytes = 0;     // per peer, keys exchange, averaged
   std::string backend_name, counts_backend_name;
-  bool verified() const { return partial_ok && full_ok && count_ok; }
+  bool verified() const { return partial_ok && full_ok && count_ok && keys_ok; }
 };
 
 // Collective. Bytes per rank needed by the class at this P (for the memory check).

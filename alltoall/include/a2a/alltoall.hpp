@@ -65,8 +65,12 @@ class Plan {
   Plan(std::string_view spec, MPI_Comm comm, std::size_t block_bytes);
   // Vector exchange with the given per-peer byte layout. Collective over comm.
   Plan(std::string_view spec, MPI_Comm comm, VectorLayout layout);
-  // MPI_Alltoallv-style entry: counts and displacements in elements of the given datatypes
-  // (contiguous, possibly derived, types; the byte layout uses their extents).
+  // MPI_Alltoallv-style entry: counts and displacements in elements of the given datatypes,
+  // any datatype MPI allows. A type whose data is provably plain bytes in order (decided from
+  // its envelope and contents) is exchanged in place; any other (permuted, shifted, strided,
+  // with holes), or negative displacements, is staged: packed with MPI_Pack before the
+  // exchange and unpacked with MPI_Unpack after it. The plan keeps its own duplicate of each
+  // type. send_extent()/recv_extent() are then the packed bytes.
   static Plan from_alltoallv(std::string_view spec, MPI_Comm comm, const int* send_counts,
                              const int* send_displs, MPI_Datatype send_type, const int* recv_counts,
                              const int* recv_displs, MPI_Datatype recv_type);

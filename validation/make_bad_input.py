@@ -1,0 +1,20 @@
+#!/usr/bin/env python3
+"""make_bad_input.py FILE N0xN1xN2 nan|inf|ok: an a2a fft input file written by h5py (dataset
+"input", complex as (n0, n1, n2, 2) float64), with one NaN or Inf at a fixed point. The checks
+that read it must fail: a2a fft --input FILE --check serial|roundtrip."""
+import sys
+
+import h5py
+import numpy as np
+
+path, grid, kind = sys.argv[1], sys.argv[2], sys.argv[3]
+n = [int(x) for x in grid.split("x")]
+rng = np.random.default_rng(7)
+data = rng.standard_normal(n + [2])
+if kind == "nan":
+    data[1, 2, 3, 0] = np.nan
+elif kind == "inf":
+    data[n[0] - 1, 0, 1, 1] = np.inf
+with h5py.File(path, "w") as f:
+    f.create_dataset("input", data=data)
+print(f"{path}: {grid} input with {kind}")
