@@ -3,6 +3,7 @@
 // printing.
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "bench_sweep.hpp"
 #include "commands.hpp"
@@ -17,50 +18,53 @@ namespace a2a::app {
 
 namespace {
 
-// The sweep as one bench experiment of a results file, the layout `a2a run` writes.
-template <typename Options>
-void write_results(const Session& session, const Options& opt, const BenchConfig& config,
-                   const BenchResult& result) {
 #ifdef A2A_WITH_HDF5
+// The results file, created (and written once, so an unwritable path fails now) before the
+// sweep: the layout `a2a run` writes, with one bench experiment.
+template <typename Options>
+std::unique_ptr<io::ResultsWriter> create_results(const Session& session, const Options& opt) {
+  std::unique_ptr<io::ResultsWriter> writer;
   const nlohmann::json metadata =
       run_metadata(session, "", "a2a bench", "", "a2a bench --output " + opt.output);
-  int written = 1;
-  std::string why;
-  if (session.root()) {
-    try {
-      io::ResultsWriter writer(opt.output);
-      writer.attributes("/", metadata);
-      const std::string group = "/experiments/00-bench";
-      writer.attributes(group, {{"type", "bench"},
-                                {"name", "bench"},
-                                {"backends", opt.algorithms},
-                                {"sizes", opt.sizes},
-                                {"vector", opt.vector},
-                                {"iters", config.iters},
-                                {"warmup", config.warmup},
-                                {"check", config.check}});
-      for (std::size_t i = 0; i < result.series.size(); ++i) {
-        char index[32];
-        std::snprintf(index, sizeof index, "/series/%03zu", i);
-        nlohmann::json record = result.series[i].record;
-        record["experiment"] = "bench";
-        record["type"] = "bench";
-        writer.attributes(group + index, record);
-        writer.dataset(group + index + "/times_us", result.series[i].times_us);
-      }
-    } catch (const Error& e) {
-      written = 0;
-      why = e.what();
-    }
-  }
-  MPI_Bcast(&written, 1, MPI_INT, 0, session.comm);
-  if (!written) throw Error(why.empty() ? "cannot write " + opt.output : why);
-  if (session.root()) std::cerr << "bench: results in " << opt.output << std::endl;
-#else
-  (void)session, (void)config, (void)result;
-  throw Error("--output " + opt.output + ": this build has no HDF5 (A2A_WITH_HDF5=OFF)");
-#endif
+  io::on_root_agreed(session.comm, [&] {
+    writer = std::make_unique<io::ResultsWriter>(opt.output);
+    nlohmann::json root = metadata;
+    root["completed"] = false;
+    writer->attributes("/", root);
+    writer->commit();
+  });
+  return writer;
 }
+
+template <typename Options>
+void write_results(const Session& session, io::ResultsWriter* writer, const Options& opt,
+                   const BenchConfig& config, const BenchResult& result) {
+  io::on_root_agreed(session.comm, [&] {
+    const std::string group = "/experiments/00-bench";
+    writer->attributes(group, {{"type", "bench"},
+                               {"name", "bench"},
+                               {"backends", opt.algorithms},
+                               {"sizes", opt.sizes},
+                               {"vector", opt.vector},
+                               {"per_call", opt.per_call},
+                               {"iters", config.iters},
+                               {"warmup", config.warmup},
+                               {"check", config.check}});
+    for (std::size_t i = 0; i < result.series.size(); ++i) {
+      char index[32];
+      std::snprintf(index, sizeof index, "/series/%03zu", i);
+      nlohmann::json record = result.series[i].record;
+      record["experiment"] = "bench";
+      record["type"] = "bench";
+      writer->attributes(group + index, record);
+      writer->dataset(group + index + "/times_us", result.series[i].times_us);
+    }
+    writer->attributes("/", {{"completed", true}, {"experiments_completed", 1}});
+    writer->commit();
+  });
+  if (session.root()) std::cerr << "bench: results in " << opt.output << std::endl;
+}
+#endif
 
 }  // namespace
 
@@ -121,6 +125,10 @@ Runner setup_bench(CLI::App& app, const Session& session) {
     config.check = opt->check;
     const bool vector = !opt->vector.empty();
     const int P = session.procs;
+#ifdef A2A_WITH_HDF5
+    std::unique_ptr<io::ResultsWriter> writer;
+    if (!opt->output.empty()) writer = create_results(session, *opt);
+#endif
     const BenchResult result = bench_sweep(session, config, [&](std::size_t si) {
       if (!session.root()) return;
       std::cerr << "bench: " << (vector ? "largest block " : "") << config.sizes[si]
@@ -168,7 +176,9 @@ Runner setup_bench(CLI::App& app, const Session& session) {
       }
       write_records(std::cout, records, format == Format::csv ? csv_columns : columns, format);
     }
-    if (!opt->output.empty()) write_results(session, *opt, config, result);
+#ifdef A2A_WITH_HDF5
+    if (!opt->output.empty()) write_results(session, writer.get(), *opt, config, result);
+#endif
     unsigned long long failed = result.failures;
     MPI_Bcast(&failed, 1, MPI_UNSIGNED_LONG_LONG, 0, session.comm);
     return failed == 0 ? 0 : 1;

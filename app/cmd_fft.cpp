@@ -111,7 +111,13 @@ int run(const Session& session, const Settings& s) {
   const bool passed = !checked || error <= bound;
 #ifdef A2A_WITH_HDF5
   if (!s.output_file.empty()) {
-    io::File file(session.comm, s.output_file, true);
+    // Room for both arrays (8-byte values on disk) and HDF5's metadata.
+    const std::uint64_t reserve = 8 *
+                                      (static_cast<std::uint64_t>(in_box.count()) * (r2c ? 1 : 2) +
+                                       static_cast<std::uint64_t>(spectrum.size()) * 2) *
+                                      static_cast<std::uint64_t>(session.procs) +
+                                  (1 << 20);
+    io::File file(session.comm, s.output_file, true, reserve);
     if (r2c)
       io::write_box(file, "input", o.n, in_box, real_input.data(), 1);
     else

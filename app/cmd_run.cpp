@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -658,6 +659,31 @@ std::string experiment_group(std::size_t index, const Experiment& e) {
 }
 #endif
 
+// SIGINT/SIGTERM during a run: the results file on disk is always complete (it is replaced
+// atomically after every experiment), so rank 0 only says where it is, then the signal takes
+// its default course (the exit status reports it).
+char g_interrupted_message[4096];
+std::size_t g_interrupted_length = 0;
+
+void on_interrupt(int sig) {
+  if (g_interrupted_length > 0) {
+    [[maybe_unused]] const ssize_t n = ::write(2, g_interrupted_message, g_interrupted_length);
+  }
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+void announce_on_signal(const std::string& output) {
+  const int n = std::snprintf(g_interrupted_message, sizeof g_interrupted_message,
+                              "\nrun: interrupted; every finished experiment is in %s "
+                              "(completed = 0, experiments_completed says how many)\n",
+                              output.c_str());
+  g_interrupted_length =
+      n > 0 ? std::min(static_cast<std::size_t>(n), sizeof g_interrupted_message - 1) : 0;
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+}
+
 std::string summary_size(const nlohmann::json& r) {
   const std::string app = r.value("app", "");
   if (app == "fft") return r.value("grid", "") + " " + r.value("transform", "");
@@ -723,21 +749,22 @@ Runner setup_run(CLI::App& app, const Session& session) {
         run_metadata(session, d.file, d.title, d.text,
                      "a2a run " + opt->deck + (opt->output.empty() ? "" : " -o " + output));
 #ifdef A2A_WITH_HDF5
-    // Create the file first: an unwritable path fails before hours of measurement.
+    // Create and write the file first: an unwritable path fails before hours of measurement.
+    // It is rewritten (atomically) after every experiment, so whatever stops the run leaves a
+    // readable file with every finished experiment; `completed` says whether the run ended.
     std::unique_ptr<io::ResultsWriter> writer;
-    int created = 1;
-    std::string why;
-    if (session.root() && output != "none") {
-      try {
+    if (output != "none") {
+      io::on_root_agreed(session.comm, [&] {
         writer = std::make_unique<io::ResultsWriter>(output);
-        writer->attributes("/", metadata);
-      } catch (const Error& err) {
-        created = 0;
-        why = err.what();
-      }
+        nlohmann::json root = metadata;
+        root["completed"] = false;
+        root["experiments_planned"] = d.experiments.size();
+        root["experiments_completed"] = 0;
+        writer->attributes("/", root);
+        writer->commit();
+      });
+      if (session.root()) announce_on_signal(output);
     }
-    MPI_Bcast(&created, 1, MPI_INT, 0, session.comm);
-    if (!created) throw Error(why.empty() ? "cannot create '" + output + "'" : why);
 #endif
 
     double total = 0;
@@ -775,32 +802,38 @@ Runner setup_run(CLI::App& app, const Session& session) {
           break;
       }
       failures += r.failures;
-      if (!session.root()) continue;
-      for (Output& o : r.outputs) {
-        o.record["experiment"] = e.name;
-        o.record["type"] = deck::to_string(e.type);
-        if (e.type != Type::model) summary.push_back(o.record);
+      if (session.root()) {
+        for (Output& o : r.outputs) {
+          o.record["experiment"] = e.name;
+          o.record["type"] = deck::to_string(e.type);
+          if (e.type != Type::model) summary.push_back(o.record);
+        }
       }
 #ifdef A2A_WITH_HDF5
-      if (writer) {
-        const std::string group = experiment_group(i, e);
-        writer->attributes(group, e.params);
-        for (std::size_t s = 0; s < r.outputs.size(); ++s) {
-          char index[32];
-          std::snprintf(index, sizeof index, "%03zu", s);
-          const std::string series = group + "/series/" + index;
-          writer->attributes(series, r.outputs[s].record);
-          for (const auto& [name, values] : r.outputs[s].datasets)
-            writer->dataset(series + "/" + name, values);
-          for (const auto& [name, values] : r.outputs[s].counts)
-            writer->dataset(series + "/" + name, values);
-        }
+      if (output != "none") {
+        io::on_root_agreed(session.comm, [&] {
+          const std::string group = experiment_group(i, e);
+          writer->attributes(group, e.params);
+          for (std::size_t s = 0; s < r.outputs.size(); ++s) {
+            char index[32];
+            std::snprintf(index, sizeof index, "%03zu", s);
+            const std::string series = group + "/series/" + index;
+            writer->attributes(series, r.outputs[s].record);
+            for (const auto& [name, values] : r.outputs[s].datasets)
+              writer->dataset(series + "/" + name, values);
+            for (const auto& [name, values] : r.outputs[s].counts)
+              writer->dataset(series + "/" + name, values);
+          }
+          writer->attributes("/", {{"experiments_completed", i + 1},
+                                   {"completed", i + 1 == d.experiments.size()}});
+          writer->commit();
+        });
       }
 #endif
     }
     progress.finish();
 #ifdef A2A_WITH_HDF5
-    writer.reset();  // closes the file before we say where it is
+    writer.reset();
 #endif
 
     unsigned long long failed = failures;

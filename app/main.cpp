@@ -7,6 +7,7 @@
 #undef exit
 #include <CLI/CLI.hpp>
 #pragma pop_macro("exit")
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -14,8 +15,13 @@
 
 #include "a2a/error.hpp"
 #include "commands.hpp"
+#ifdef A2A_WITH_HDF5
+#include "io/hdf5_array.hpp"
+#endif
 
 int main(int argc, char** argv) {
+  // A file-size limit makes writes fail (EFBIG, an error we report) instead of killing us.
+  std::signal(SIGXFSZ, SIG_IGN);
   MPI_Init(&argc, &argv);
   a2a::app::Session session;
   MPI_Comm_rank(session.comm, &session.rank);
@@ -55,6 +61,13 @@ int main(int argc, char** argv) {
     if (session.root()) std::fprintf(stderr, "a2a: error: %s\n", e.what());
     code = 2;
   }
+#ifdef A2A_WITH_HDF5
+  if (a2a::io::hdf5_file_left_open()) {
+    // HDF5 would crash closing it again inside MPI_Finalize: end here instead.
+    if (session.root()) std::fprintf(stderr, "a2a: error: an HDF5 file could not be closed\n");
+    MPI_Abort(session.comm, code != 0 ? code : 2);
+  }
+#endif
   MPI_Finalize();
   return code;
 }

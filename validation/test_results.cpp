@@ -83,6 +83,8 @@ int main(int argc, char** argv) {
     w.dataset("/experiments/00-x/series/000/times_us", times);
     w.dataset("/experiments/00-x/series/000/radix", counts);
     w.attributes("/experiments/00-x", {{"iters", 5}});  // rewriting an attribute replaces it
+    w.commit();                                         // the image reaches the disk only here
+    w.attributes("/", {{"procs", 13}});                 // not committed: the file keeps 12
   }
   hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   check(file >= 0, "the file opens with the plain HDF5 API");
@@ -128,10 +130,18 @@ int main(int argc, char** argv) {
   bool refused = false;
   try {
     a2a::io::ResultsWriter w("/proc/a2a-cannot-write-here/r.h5");
+    w.commit();
   } catch (const std::exception&) {
     refused = true;
   }
   check(refused, "an unwritable path is an error");
+  refused = false;
+  try {
+    a2a::io::ResultsWriter w("/dev/full");
+  } catch (const std::exception&) {
+    refused = true;
+  }
+  check(refused, "a device is refused");
   std::filesystem::remove_all(std::filesystem::path(path).parent_path().parent_path());
   const int code = check.finish();
   MPI_Finalize();

@@ -2,6 +2,12 @@
 
 #include <hdf5.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <vector>
 
 #include "a2a/error.hpp"
@@ -45,9 +51,49 @@ hid_t collective() {
   return dxpl;
 }
 
+bool g_left_open = false;
+
 }  // namespace
 
-File::File(MPI_Comm comm, const std::string& path, bool create) : path_(path) {
+bool hdf5_file_left_open() {
+  return g_left_open;
+}
+
+namespace {
+
+// Rank 0's check of a file about to be created: "" if it can take `bytes`.
+std::string preflight(const std::string& path, std::uint64_t bytes) {
+  struct stat st {};
+  const bool existed = ::stat(path.c_str(), &st) == 0;
+  if (existed && !S_ISREG(st.st_mode)) return "'" + path + "' is not a regular file";
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT, 0644);
+  if (fd < 0) return "cannot create '" + path + "': " + std::strerror(errno);
+  int error = 0;
+  if (bytes > 0) {
+    error = ::posix_fallocate(fd, 0, static_cast<off_t>(bytes));
+    if (error == EOPNOTSUPP || error == EINVAL) error = 0;  // cannot tell: let HDF5 try
+  }
+  ::close(fd);
+  if (error == 0) return {};
+  if (!existed) ::unlink(path.c_str());
+  return "cannot write " + std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB to '" + path +
+         "': " + std::strerror(error);
+}
+
+}  // namespace
+
+File::File(MPI_Comm comm, const std::string& path, bool create, std::uint64_t reserve_bytes)
+    : comm_(comm), path_(path) {
+  if (create) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    std::string why = rank == 0 ? preflight(path, reserve_bytes) : std::string();
+    unsigned long long length = why.size();
+    MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+    why.resize(length);
+    MPI_Bcast(why.data(), static_cast<int>(length), MPI_CHAR, 0, comm);
+    if (!why.empty()) throw Error(why);
+  }
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL);
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported by us, once
@@ -63,7 +109,7 @@ File::File(MPI_Comm comm, const std::string& path, bool create) : path_(path) {
 }
 
 File::~File() {
-  if (id_ >= 0) H5Fclose(id_);
+  if (id_ >= 0 && H5Fclose(id_) < 0) g_left_open = true;
 }
 
 void File::set_attribute(const std::string& name, const std::string& value) {
@@ -95,7 +141,9 @@ void write_box(File& file, const std::string& dataset, const std::array<std::int
   H5Sclose(mem);
   H5Sclose(space);
   H5Dclose(set);
-  if (status < 0) throw Error("cannot write dataset '" + dataset + "' of '" + file.path() + "'");
+  int ok = status >= 0;
+  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, file.comm());
+  if (!ok) throw Error("cannot write dataset '" + dataset + "' of '" + file.path() + "'");
 }
 
 template <typename T>

@@ -2,7 +2,13 @@
 
 #include <hdf5.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <vector>
 
 #include "a2a/error.hpp"
 
@@ -59,12 +65,55 @@ ResultsWriter::ResultsWriter(const std::string& path) : path_(path) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code ignored;
   if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
-  file_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (file_ < 0) throw Error("cannot create results file '" + path + "'");
+  std::error_code status_error;
+  const auto status = std::filesystem::status(path, status_error);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    throw Error("results file '" + path + "' exists and is not a regular file");
+  }
+  // In memory (core driver, no backing store): commit() writes the image itself.
+  const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  H5Pset_fapl_core(fapl, std::size_t{1} << 20, 0);
+  file_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  H5Pclose(fapl);
+  if (file_ < 0) throw Error("cannot create results file '" + path + "' in memory");
 }
 
 ResultsWriter::~ResultsWriter() {
   if (file_ >= 0) H5Fclose(file_);
+}
+
+void ResultsWriter::commit() {
+  check(H5Fflush(file_, H5F_SCOPE_GLOBAL), "cannot flush the results file image");
+  const ssize_t size = H5Fget_file_image(file_, nullptr, 0);
+  if (size < 0) throw Error("HDF5: cannot get the results file image");
+  std::vector<char> image(static_cast<std::size_t>(size));
+  if (H5Fget_file_image(file_, image.data(), image.size()) != size) {
+    throw Error("HDF5: cannot get the results file image");
+  }
+  const std::string part = path_ + ".part";
+  auto fail = [&](const char* what) {
+    const std::string reason = std::strerror(errno);
+    ::unlink(part.c_str());
+    throw Error("cannot write results file '" + path_ + "' (" + what + " " + part + ": " + reason +
+                ")");
+  };
+  const int fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) fail("open");
+  for (std::size_t done = 0; done < image.size();) {
+    const ssize_t n = ::write(fd, image.data() + done, image.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::close(fd);
+      fail("write");
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 && errno != EINVAL) {
+    ::close(fd);
+    fail("fsync");
+  }
+  if (::close(fd) != 0) fail("close");
+  if (::rename(part.c_str(), path_.c_str()) != 0) fail("rename");
 }
 
 std::int64_t ResultsWriter::group(const std::string& path) {
@@ -113,6 +162,28 @@ void ResultsWriter::dataset(const std::string& path, const std::vector<double>& 
 
 void ResultsWriter::dataset(const std::string& path, const std::vector<std::uint64_t>& values) {
   put_dataset(file_, path, H5T_NATIVE_UINT64, values);
+}
+
+void on_root_agreed(MPI_Comm comm, const std::function<void()>& write) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string why;
+  int ok = 1;
+  if (rank == 0) {
+    try {
+      write();
+    } catch (const std::exception& e) {
+      ok = 0;
+      why = e.what();
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+  if (ok) return;
+  unsigned long long length = why.size();
+  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  why.resize(length);
+  MPI_Bcast(why.data(), static_cast<int>(length), MPI_CHAR, 0, comm);
+  throw Error(why);
 }
 
 std::string hdf5_version() {

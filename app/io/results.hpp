@@ -1,10 +1,19 @@
-// The results file of `a2a run` (HDF5, written by rank 0 alone with
-// the serial driver). Groups carry JSON-like attributes (strings as variable-length UTF-8,
-// integers as int64, reals as float64, booleans as int8 0/1); datasets are 1D float64 or
-// uint64. The layout is documented in the README ("Results files").
+// The results file of `a2a run` and `a2a bench --output` (HDF5, written by rank 0 alone).
+// Groups carry JSON-like attributes (strings as variable-length UTF-8, integers as int64,
+// reals as float64, booleans as int8 0/1); datasets are 1D float64 or uint64. The layout is
+// documented in docs/ (results files).
+//
+// The file is built in memory (HDF5's core driver) and commit() writes the whole image to
+// FILE.part and renames it over FILE, so the file on disk is always a complete HDF5 file
+// holding everything committed so far, whatever stops the run (a signal, a crash in a later
+// experiment, a full disk: then commit() throws and the previous image stays). HDF5 itself
+// never writes to disk here, so a failed write is an a2a::Error, not a crash in HDF5.
 #pragma once
 
+#include <mpi.h>
+
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -13,7 +22,7 @@ namespace a2a::io {
 
 class ResultsWriter {
  public:
-  // Creates (truncates) the file and its parent directories. Throws a2a::Error.
+  // Creates the parent directories and the in-memory file; nothing is written until commit().
   explicit ResultsWriter(const std::string& path);
   ~ResultsWriter();
   ResultsWriter(const ResultsWriter&) = delete;
@@ -24,6 +33,8 @@ class ResultsWriter {
   void attributes(const std::string& group, const nlohmann::json& attributes);
   void dataset(const std::string& path, const std::vector<double>& values);
   void dataset(const std::string& path, const std::vector<std::uint64_t>& values);
+  // Writes the image (atomically replacing FILE). Throws a2a::Error naming the system error.
+  void commit();
   const std::string& path() const { return path_; }
 
  private:
@@ -31,6 +42,10 @@ class ResultsWriter {
   std::int64_t file_ = -1;
   std::string path_;
 };
+
+// Collective over comm: `write` runs on rank 0 only (its writer); when it throws, every rank
+// throws the same a2a::Error.
+void on_root_agreed(MPI_Comm comm, const std::function<void()>& write);
 
 // The library versions behind the file's run metadata.
 std::string hdf5_version();
