@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstring>
 #include <iostream>
+#include <algorithm>
 #include <optional>
 
 #include "a2a/alltoall.hpp"
@@ -23,8 +24,10 @@
 namespace a2a::app {
 namespace {
 
+// A byte count: digits with an optional K, M or G suffix, checked for overflow.
 std::size_t parse_size(std::string_view text) {
   std::size_t scale = 1;
+  const std::string original(text);
   if (!text.empty()) {
     switch (text.back()) {
       case 'k':
@@ -46,10 +49,15 @@ std::size_t parse_size(std::string_view text) {
   }
   std::size_t value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-    throw Error("--sizes: '" + std::string(text) + "' is not a byte count");
+  std::size_t bytes = 0;
+  if (ec == std::errc::result_out_of_range ||
+      (ec == std::errc() && __builtin_mul_overflow(value, scale, &bytes))) {
+    throw Error("--sizes: '" + original + "' is too large (at most 2^64-1 bytes)");
   }
-  return value * scale;
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+    throw Error("--sizes: '" + original + "' is not a byte count");
+  }
+  return bytes;
 }
 
 // A fixed plan, or a per-call exchange handed the layout with every call.
@@ -94,8 +102,11 @@ std::vector<std::size_t> parse_sizes(const std::string& text) {
     const std::size_t hi = parse_size(std::string_view(text).substr(colon + 1));
     if (lo > hi) throw Error("--sizes " + text + ": MIN is larger than MAX");
     if (lo == 0) sizes.push_back(0);
-    for (std::size_t s = std::max<std::size_t>(lo, 1); s <= hi; s *= 2)
+    // Powers of two from MIN: stop before doubling would pass MAX (or wrap around).
+    for (std::size_t s = std::max<std::size_t>(lo, 1); s <= hi; s *= 2) {
       sizes.push_back(s);
+      if (s > hi / 2) break;
+    }
   } else {
     std::size_t start = 0;
     while (start <= text.size()) {
@@ -104,8 +115,30 @@ std::vector<std::size_t> parse_sizes(const std::string& text) {
       start = comma + 1;
     }
   }
-  if (sizes.empty()) throw Error("--sizes " + text + ": no sizes");
+  if (sizes.empty() || text.empty()) throw Error("--sizes '" + text + "': no sizes");
   return sizes;
+}
+
+// A plan's scratch in units of P S (the exchange's volume): none for direct algorithms (the
+// MPI library's own gets one, for what it may keep), about three for the store-and-forward
+// ones (work array, staging, overflow), and sloavx's leader holds its node's data twice more.
+static double scratch_units(const std::string& spec, int procs) {
+  const std::string name = Spec::parse(spec).name;
+  if (name == "linear" || name == "pairwise" || name.rfind("random_", 0) == 0) return 0;
+  if (name == "mpi") return 1;
+  if (name == "sloavx") return 3 + 2.0 * procs;  // worst case: one node of P ranks
+  return 3;
+}
+
+std::uint64_t bench_memory(const BenchConfig& config, int procs) {
+  std::size_t largest = 0;
+  for (std::size_t s : config.sizes)
+    largest = std::max(largest, s);
+  double units = 2 + (config.check ? 3 : 0);  // send, recv; expected, reference, send copy
+  for (const std::string& spec : config.backends())
+    units += scratch_units(spec, procs);
+  const double bytes = units * static_cast<double>(largest) * procs;
+  return bytes >= 1.8e19 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(bytes);
 }
 
 std::vector<std::string> BenchConfig::backends() const {

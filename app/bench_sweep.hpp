@@ -36,6 +36,11 @@ struct BenchResult {
   std::size_t failures = 0;    // checks failed, same on every rank
 };
 
+// An estimate of the largest memory per rank the sweep needs (the buffers of the largest size
+// with its check, and the scratch of every backend's plan for that size: they are all made
+// before the size is measured).
+std::uint64_t bench_memory(const BenchConfig& config, int procs);
+
 // Collective. With "all", backends that cannot run here (e.g. P not divisible by q) are skipped
 // with a note on rank 0's stderr; an explicit request gets the error. `progress` is called on
 // every rank with the index of the size about to be measured.

@@ -8,6 +8,7 @@
 #include "bench_sweep.hpp"
 #include "commands.hpp"
 #include "core/distribution.hpp"
+#include "core/memory.hpp"
 #include "core/records.hpp"
 #include "run/metadata.hpp"
 #ifdef A2A_WITH_HDF5
@@ -125,6 +126,8 @@ Runner setup_bench(CLI::App& app, const Session& session) {
     config.check = opt->check;
     const bool vector = !opt->vector.empty();
     const int P = session.procs;
+    if (opt->algorithms.empty()) throw Error("--algorithms is empty: name backends, or 'all'");
+    check_memory(session.comm, bench_memory(config, P), "bench");
 #ifdef A2A_WITH_HDF5
     std::unique_ptr<io::ResultsWriter> writer;
     if (!opt->output.empty()) writer = create_results(session, *opt);

@@ -2,10 +2,12 @@
 // The six-step 1D FFT (configurable-alltoall paper, section VI) with its three transposes
 // through an a2a backend, checked against serial FFTW.
 #include <cmath>
+#include <climits>
 #include <cstdio>
 #include <iostream>
 
 #include "commands.hpp"
+#include "core/memory.hpp"
 #include "core/records.hpp"
 #include "core/stats.hpp"
 #include "fft/fft1d.hpp"
@@ -48,6 +50,12 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
                   std::to_string(s->points));
     }
     const std::int64_t n2 = s->points / n1;
+    if (n1 > INT_MAX || n2 > INT_MAX) {
+      throw Error("--points " + std::to_string(s->points) + " = " + std::to_string(n1) + " x " +
+                  std::to_string(n2) + ": each factor must be at most 2147483647 (FFTW's int)");
+    }
+    check_memory(session.comm, fft::fft1d_memory(s->points, session.procs, s->check == "serial"),
+                 "fft1d of " + std::to_string(s->points) + " points");
     fft::SixStep fft(session.comm, n1, n2, s->backend,
                      s->fftw_plan == "measure" ? FFTW_MEASURE : FFTW_ESTIMATE);
     std::vector<std::complex<double>> in(static_cast<std::size_t>(fft.input_count()));

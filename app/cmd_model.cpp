@@ -12,10 +12,18 @@ namespace a2a::app {
 
 namespace {
 
+// Tables longer than this many rows are refused (a million rows print in about a second).
+constexpr std::uint64_t kMostRows = std::uint64_t{1} << 20;
+
 // "all" = every radix in [2, max(2, n)]; "sqrt", "max", or an integer in that range.
 std::vector<std::uint64_t> radices(const std::string& text, std::uint64_t n, const char* option) {
   const std::uint64_t hi = std::max<std::uint64_t>(2, n);
   if (text == "all") {
+    if (hi - 1 > kMostRows) {
+      throw Error(std::string(option) + " all at " + std::to_string(n) + " would print " +
+                  std::to_string(hi - 1) + " rows (at most " + std::to_string(kMostRows) +
+                  "): give the radices, or 'sqrt'");
+    }
     std::vector<std::uint64_t> all;
     for (std::uint64_t r = 2; r <= hi; ++r)
       all.push_back(r);
@@ -42,6 +50,10 @@ int run_tra2_model(const Session& session, const Options& opt) {
   const std::uint64_t n = p / q;
   const auto r1s = radices(opt.r1, q, "--r1");
   const auto r2s = radices(opt.r2 == "nodes" ? "max" : opt.r2, n, "--r2");
+  if (r1s.size() * r2s.size() > kMostRows) {
+    throw Error("--r1 x --r2 would print " + std::to_string(r1s.size() * r2s.size()) +
+                " rows (at most " + std::to_string(kMostRows) + "): give fewer radices");
+  }
   if (!session.root()) return 0;
   std::vector<nlohmann::json> records;
   for (std::uint64_t r1 : r1s) {
@@ -99,32 +111,23 @@ Runner setup_model(CLI::App& app, const Session& session) {
   return [session, opt]() {
     if (opt->ranks_per_node > 0) return run_tra2_model(session, *opt);
     const std::uint64_t p = opt->procs;
-    const std::uint64_t hi = std::max<std::uint64_t>(2, p);
-    std::vector<std::uint64_t> radices;
-    if (opt->radix == "all") {
-      for (std::uint64_t r = 2; r <= hi; ++r)
-        radices.push_back(r);
-    } else if (opt->radix == "sqrt") {
-      radices.push_back(model::sqrt_radix(p));
-    } else {
-      std::uint64_t r = 0;
-      const auto& t = opt->radix;
-      const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), r);
-      if (ec != std::errc() || end != t.data() + t.size() || r < 2 || r > hi) {
-        throw Error("--radix " + t + ": expected an integer in [2, " + std::to_string(hi) +
-                    "], 'sqrt' or 'all'");
-      }
-      radices.push_back(r);
-    }
+    const std::vector<std::uint64_t> list = radices(opt->radix, p, "--radix");
     if (!session.root()) return 0;
     std::vector<nlohmann::json> records;
     const std::uint64_t sqrt_r = model::sqrt_radix(p);
-    for (std::uint64_t r : radices) {
+    for (std::uint64_t r : list) {
       const model::RadixCost cost = model::tra_cost(p, r);
       nlohmann::json rec = {{"procs", p},       {"radix", r},
                             {"w", cost.digits}, {"K", cost.rounds},
                             {"D", cost.blocks}, {"note", r == sqrt_r ? "r = ceil(sqrt P)" : ""}};
-      if (opt->block_bytes > 0) rec["bytes"] = cost.blocks * opt->block_bytes;
+      if (opt->block_bytes > 0) {
+        std::uint64_t bytes = 0;
+        if (__builtin_mul_overflow(cost.blocks, opt->block_bytes, &bytes)) {
+          throw Error("--block-bytes " + std::to_string(opt->block_bytes) + ": D x S at r = " +
+                      std::to_string(r) + " is more than 2^64 bytes");
+        }
+        rec["bytes"] = bytes;
+      }
       records.push_back(rec);
     }
     std::vector<std::string> columns = {"procs", "radix", "w", "K", "D"};

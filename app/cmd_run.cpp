@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -22,6 +23,7 @@
 #include "a2a/spec.hpp"
 #include "bench_sweep.hpp"
 #include "commands.hpp"
+#include "core/memory.hpp"
 #include "core/records.hpp"
 #include "core/stats.hpp"
 #include "is/npb_is.hpp"
@@ -200,6 +202,47 @@ std::int64_t n1_of(const Experiment& e) {
 // ---- Checks before anything runs (collective; errors name the deck line) ----
 
 void validate(const Session& session, const Experiment& e) {
+  // Memory first: every experiment is checked before the first one runs.
+  const toml::value& where =
+      e.type == Type::bench ? e.table.at("sizes")
+      : e.type == Type::fft ? e.table.at("grid")
+      : e.type == Type::fft1d ? e.table.at("points")
+                              : e.table;
+  const std::string what = std::string(deck::to_string(e.type)) + " '" + e.name + "'";
+  switch (e.type) {
+    case Type::bench:
+      at_line(where, "", [&] { check_memory(session.comm, bench_memory(e.bench, session.procs), what); });
+      break;
+#ifdef A2A_WITH_FFTW
+    case Type::fft:
+      at_line(where, "", [&] {
+        check_memory(session.comm,
+                     fft::fft_memory(fft::parse_grid(e.grid), session.procs,
+                                     e.fft_check == "serial" || e.fft_check == "planewave",
+                                     sizeof(std::complex<double>)),
+                     what);
+      });
+      break;
+    case Type::fft1d:
+      at_line(where, "", [&] {
+        const std::int64_t n1 = n1_of(e);
+        if (n1 > INT_MAX || e.points / n1 > INT_MAX) {
+          throw Error(std::to_string(e.points) + " points = " + std::to_string(n1) + " x " +
+                      std::to_string(e.points / n1) + ": each factor must be at most 2147483647");
+        }
+        check_memory(session.comm, fft::fft1d_memory(e.points, session.procs, e.check), what);
+      });
+      break;
+#endif
+    case Type::is:
+      at_line(where, "", [&] {
+        check_memory(session.comm,
+                     is::bytes_per_rank(is::class_params(e.is_class), session.procs), what);
+      });
+      break;
+    default:
+      break;
+  }
   switch (e.type) {
     case Type::bench:
       if (e.all_backends) return;  // 'all' skips what cannot run, as a2a bench does

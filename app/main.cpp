@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <new>
+#include <stdexcept>
 #include <vector>
 
 #include "a2a/error.hpp"
@@ -60,6 +62,19 @@ int main(int argc, char** argv) {
     // Library and input errors are agreed on by all ranks before they are thrown.
     if (session.root()) std::fprintf(stderr, "a2a: error: %s\n", e.what());
     code = 2;
+  } catch (const std::bad_alloc&) {
+    // The memory estimates refuse what does not fit before anything is allocated; if an
+    // allocation fails anyway, the other ranks may be waiting in a collective: say so and
+    // end the job rather than hang.
+    std::fprintf(stderr,
+                 "a2a: error: out of memory on rank %d (an allocation failed beyond the "
+                 "estimate); ending the job\n",
+                 session.rank);
+    MPI_Abort(session.comm, 3);
+  } catch (const std::length_error& e) {
+    std::fprintf(stderr, "a2a: error: a size too large on rank %d (%s); ending the job\n",
+                 session.rank, e.what());
+    MPI_Abort(session.comm, 3);
   }
 #ifdef A2A_WITH_HDF5
   if (a2a::io::hdf5_file_left_open()) {

@@ -5,7 +5,9 @@ target_compile_definitions(a2a_compile_options INTERFACE OMPI_SKIP_MPICXX=1 MPIC
 target_compile_options(a2a_compile_options INTERFACE
   $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion>)
 if(A2A_SANITIZE)
+  # Undefined behaviour stops the program (UBSan would only print and go on): a test fails.
   target_compile_options(a2a_compile_options INTERFACE -fsanitize=address,undefined
+                                                       -fno-sanitize-recover=undefined
                                                        -fno-omit-frame-pointer)
   target_link_options(a2a_compile_options INTERFACE -fsanitize=address,undefined)
 endif()

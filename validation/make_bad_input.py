@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make_bad_input.py FILE N0xN1xN2 nan|inf|ok: an a2a fft input file written by h5py (dataset
+"""make_bad_input.py FILE N0xN1xN2 nan|inf|string|integers|ok: an a2a fft input file written by h5py (dataset
 "input", complex as (n0, n1, n2, 2) float64), with one NaN or Inf at a fixed point. The checks
 that read it must fail: a2a fft --input FILE --check serial|roundtrip."""
 import sys
@@ -16,5 +16,10 @@ if kind == "nan":
 elif kind == "inf":
     data[n[0] - 1, 0, 1, 1] = np.inf
 with h5py.File(path, "w") as f:
-    f.create_dataset("input", data=data)
+    if kind == "string":
+        f.create_dataset("input", data="not numbers")  # a scalar string dataset
+    elif kind == "integers":
+        f.create_dataset("input", data=np.zeros(n + [2], dtype=np.int32))
+    else:
+        f.create_dataset("input", data=data)
 print(f"{path}: {grid} input with {kind}")

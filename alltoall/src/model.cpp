@@ -48,10 +48,15 @@ std::uint64_t blocks(std::uint64_t procs, std::uint64_t radix) {
   const std::uint64_t w = digits(procs, radix);
   if (w == 0) return 0;
   if (ipow(radix, w) == procs) return w * (radix - 1) * ipow(radix, w - 1);  // Proposition 2
+  // Proposition 4 summed over z = 1..r-1 in closed form, per digit x (O(w), not O(w r)): with
+  // u = r^x, lc = floor(P / (r u)) u, lgc = P mod r u = q u + rem, round (x, z) sends lc
+  // blocks plus u for z < q, plus rem for z = q, plus none for z > q.
   std::uint64_t total = 0;
-  for (std::uint64_t x = 0; x < w; ++x) {
-    for (std::uint64_t z = 1; z < radix; ++z)
-      total += blocks_in_round(procs, radix, x, z);
+  for (std::uint64_t x = 0, unit = 1; x < w; ++x, unit *= radix) {
+    const std::uint64_t group = unit * radix;
+    const std::uint64_t lc = procs / group * unit, lgc = procs % group;
+    const std::uint64_t q = lgc / unit, rem = lgc % unit;
+    total += (radix - 1) * lc + (q > 1 ? (q - 1) * unit : 0) + (q >= 1 ? rem : 0);
   }
   return total;
 }

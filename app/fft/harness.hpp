@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -24,20 +25,41 @@
 
 namespace a2a::fft {
 
-inline std::array<std::int64_t, 3> parse_grid(const std::string& text) {
+// "AxBxC": three positive integers, each at most 2^31-1 (FFTW's int), their product too
+// (the points count) fits 63 bits.
+inline std::array<std::int64_t, 3> parse_dims(const std::string& text, const char* option,
+                                              const std::string& shown = "") {
+  const std::string& as_written = shown.empty() ? text : shown;
   std::array<std::int64_t, 3> n{};
   std::size_t start = 0;
   for (int d = 0; d < 3; ++d) {
     const std::size_t x = d < 2 ? text.find('x', start) : text.size();
-    if (x == std::string::npos) throw Error("--grid " + text + ": expected NXxNYxNZ");
-    const auto [end, ec] =
-        std::from_chars(text.data() + start, text.data() + x, n[static_cast<std::size_t>(d)]);
-    if (ec != std::errc() || end != text.data() + x || n[static_cast<std::size_t>(d)] < 1) {
-      throw Error("--grid " + text + ": expected NXxNYxNZ with positive integers");
+    if (x == std::string::npos) {
+      throw Error(std::string(option) + " " + as_written + ": expected NXxNYxNZ");
+    }
+    auto& value = n[static_cast<std::size_t>(d)];
+    const auto [end, ec] = std::from_chars(text.data() + start, text.data() + x, value);
+    if (ec == std::errc::result_out_of_range ||
+        (ec == std::errc() && end == text.data() + x && value > INT_MAX)) {
+      throw Error(std::string(option) + " " + as_written + ": " + text.substr(start, x - start) +
+                  " is too large (each extent at most 2147483647)");
+    }
+    if (ec != std::errc() || end != text.data() + x || value < 1) {
+      throw Error(std::string(option) + " " + as_written +
+                  (shown.empty() ? ": expected NXxNYxNZ with positive integers"
+                                 : ": expected P1xP2 with positive integers"));
     }
     start = x + 1;
   }
+  std::int64_t total = 0;
+  if (__builtin_mul_overflow(n[0], n[1], &total) || __builtin_mul_overflow(total, n[2], &total)) {
+    throw Error(std::string(option) + " " + as_written + ": more than 2^63 points");
+  }
   return n;
+}
+
+inline std::array<std::int64_t, 3> parse_grid(const std::string& text) {
+  return parse_dims(text, "--grid");
 }
 
 // The most square P1 x P2 = P with P1 >= P2.
@@ -58,12 +80,34 @@ inline std::pair<int, int> process_grid(const std::string& decomp, const std::st
     return {procs, 1};
   }
   if (proc_grid.empty()) return square_grid(procs);
-  const auto n = parse_grid(proc_grid + "x1");
+  const auto n = parse_dims(proc_grid + "x1", "--proc-grid", proc_grid);
   if (n[0] * n[1] != procs) {
     throw Error("--proc-grid " + proc_grid + " has " + std::to_string(n[0] * n[1]) +
                 " ranks: it does not have P=" + std::to_string(procs) + " ranks");
   }
   return {static_cast<int>(n[0]), static_cast<int>(n[1])};
+}
+
+// Estimated bytes per rank of a distributed 3D FFT run (the largest rank: rank 0 also
+// gathers the whole grid for a serial check): per rank about 14 boxes of complex values
+// (input, spectrum, the inverse, two work arrays, the four redistributions' send and receive
+// buffers, the plans' scratch), and with a serial check 3 whole grids on rank 0 (gathered
+// input and spectrum, the reference).
+inline std::uint64_t fft_memory(const std::array<std::int64_t, 3>& n, int procs, bool serial_check,
+                                std::size_t complex_bytes) {
+  const double points = static_cast<double>(n[0]) * static_cast<double>(n[1]) *
+                        static_cast<double>(n[2]);
+  double bytes = 14 * points / procs * static_cast<double>(complex_bytes) + (1 << 20);
+  if (serial_check) bytes += 3 * points * static_cast<double>(complex_bytes);
+  return bytes >= 1.8e19 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(bytes);
+}
+
+// The same for the six-step 1D FFT of N points: about 12 blocks of N/P complex doubles per
+// rank (input, output, the transposes' buffers, twiddles), 3 N on rank 0 for a serial check.
+inline std::uint64_t fft1d_memory(std::int64_t points, int procs, bool serial_check) {
+  double bytes = 12 * static_cast<double>(points) / procs * 16 + (1 << 20);
+  if (serial_check) bytes += 3 * static_cast<double>(points) * 16;
+  return bytes >= 1.8e19 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(bytes);
 }
 
 // The six-step FFT's default N1: the largest divisor of N not above sqrt N.
@@ -102,6 +146,51 @@ std::vector<std::complex<Real>> fill(const Box& b, const std::array<std::int64_t
   return v;
 }
 
+// Gathers every rank's elements on rank 0 in rank order, counted in elements of T (an MPI
+// type of sizeof(T) bytes), so that more than 2 GiB per rank still fits MPI's int counts.
+template <typename T>
+std::vector<T> gather_elements(MPI_Comm comm, const std::vector<T>& mine) {
+  int procs = 1, rank = 0;
+  MPI_Comm_size(comm, &procs);
+  MPI_Comm_rank(comm, &rank);
+  if (mine.size() > static_cast<std::size_t>(INT_MAX)) {
+    throw Error("gather: more than 2^31-1 elements on one rank");
+  }
+  MPI_Datatype element = MPI_DATATYPE_NULL;
+  MPI_Type_contiguous(static_cast<int>(sizeof(T)), MPI_BYTE, &element);
+  MPI_Type_commit(&element);
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(procs)), displs(counts.size());
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  std::int64_t total = 0;
+  for (int c : counts)
+    total += c;
+  // Displacements are int too: past 2^31-1 elements in all, one message per rank instead.
+  int one_by_one = rank == 0 && total > INT_MAX;
+  MPI_Bcast(&one_by_one, 1, MPI_INT, 0, comm);
+  std::vector<T> all(rank == 0 ? static_cast<std::size_t>(total) : 0);
+  if (one_by_one) {
+    if (rank != 0) {
+      MPI_Send(mine.data(), count, element, 0, 77, comm);
+    } else {
+      std::copy(mine.begin(), mine.end(), all.begin());
+      std::size_t at = mine.size();
+      for (int p = 1; p < procs; ++p) {
+        MPI_Recv(all.data() + at, counts[static_cast<std::size_t>(p)], element, p, 77, comm,
+                 MPI_STATUS_IGNORE);
+        at += static_cast<std::size_t>(counts[static_cast<std::size_t>(p)]);
+      }
+    }
+  } else {
+    for (std::size_t p = 1; p < counts.size(); ++p)
+      displs[p] = displs[p - 1] + counts[p - 1];
+    MPI_Gatherv(mine.data(), count, element, all.data(), counts.data(), displs.data(), element, 0,
+                comm);
+  }
+  MPI_Type_free(&element);
+  return all;
+}
+
 // Gathers every rank's box of `local` into the whole row-major grid on rank 0.
 template <typename Real>
 std::vector<std::complex<Real>> gather(MPI_Comm comm, const Box& b,
@@ -113,25 +202,12 @@ std::vector<std::complex<Real>> gather(MPI_Comm comm, const Box& b,
   const std::int64_t mine[6] = {b.lo[0], b.lo[1], b.lo[2], b.hi[0], b.hi[1], b.hi[2]};
   std::vector<std::int64_t> boxes(6 * static_cast<std::size_t>(procs));
   MPI_Gather(mine, 6, MPI_INT64_T, boxes.data(), 6, MPI_INT64_T, 0, comm);
-  std::vector<int> counts(static_cast<std::size_t>(procs)), displs(counts.size());
-  const int bytes = static_cast<int>(local.size() * sizeof(std::complex<Real>));
-  MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
-  std::vector<std::byte> all;
-  if (rank == 0) {
-    int offset = 0;
-    for (std::size_t p = 0; p < counts.size(); ++p) {
-      displs[p] = offset;
-      offset += counts[p];
-    }
-    all.resize(static_cast<std::size_t>(offset));
-  }
-  MPI_Gatherv(local.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE, 0,
-              comm);
+  const std::vector<std::complex<Real>> all = gather_elements(comm, local);
   std::vector<std::complex<Real>> grid;
   if (rank != 0) return grid;
   grid.resize(static_cast<std::size_t>(n[0] * n[1] * n[2]));
-  for (std::size_t p = 0; p < counts.size(); ++p) {
-    const auto* src = reinterpret_cast<const std::complex<Real>*>(all.data() + displs[p]);
+  const std::complex<Real>* src = all.data();
+  for (std::size_t p = 0; p < static_cast<std::size_t>(procs); ++p) {
     const std::int64_t* q = &boxes[6 * p];
     for (auto i = q[0]; i < q[3]; ++i)
       for (auto j = q[1]; j < q[4]; ++j)
@@ -279,22 +355,7 @@ inline std::complex<double> point(std::int64_t i) {
 // Concatenates every rank's block on rank 0, in rank order.
 inline std::vector<std::complex<double>> gather_blocks(
     MPI_Comm comm, const std::vector<std::complex<double>>& mine) {
-  int procs = 1, rank = 0;
-  MPI_Comm_size(comm, &procs);
-  MPI_Comm_rank(comm, &rank);
-  const int bytes = static_cast<int>(mine.size() * sizeof(std::complex<double>));
-  std::vector<int> counts(static_cast<std::size_t>(procs)), displs(counts.size());
-  MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
-  int total = 0;
-  for (std::size_t p = 0; p < counts.size(); ++p) {
-    displs[p] = total;
-    total += counts[p];
-  }
-  std::vector<std::complex<double>> all(
-      rank == 0 ? static_cast<std::size_t>(total) / sizeof(std::complex<double>) : 0);
-  MPI_Gatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE, 0,
-              comm);
-  return all;
+  return gather_elements(comm, mine);
 }
 
 // FFTW's serial 1D transform of the six-step FFT's input points: the fft1d reference.
@@ -303,7 +364,9 @@ inline std::vector<std::complex<double>> serial_1d_reference(std::int64_t points
   for (std::size_t i = 0; i < x.size(); ++i)
     x[i] = point(static_cast<std::int64_t>(i));
   auto* d = reinterpret_cast<fftw_complex*>(x.data());
-  fftw_plan p = fftw_plan_dft_1d(static_cast<int>(points), d, d, FFTW_FORWARD, FFTW_ESTIMATE);
+  // The 64-bit interface: N may pass 2^31.
+  const fftw_iodim64 dim{points, 1, 1};
+  fftw_plan p = fftw_plan_guru64_dft(1, &dim, 0, nullptr, d, d, FFTW_FORWARD, FFTW_ESTIMATE);
   fftw_execute(p);
   fftw_destroy_plan(p);
   return x;

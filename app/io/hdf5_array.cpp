@@ -151,6 +151,19 @@ void read_box(File& file, const std::string& dataset, const std::array<std::int6
               const Box& box, T* data, int components) {
   hid_t set = H5Dopen2(file.id(), dataset.c_str(), H5P_DEFAULT);
   if (set < 0) throw Error("'" + file.path() + "' has no dataset '" + dataset + "'");
+  // Floating-point values only: say what the dataset holds otherwise.
+  const hid_t stored = H5Dget_type(set);
+  const H5T_class_t type_class = H5Tget_class(stored);
+  H5Tclose(stored);
+  if (type_class != H5T_FLOAT) {
+    H5Dclose(set);
+    const char* held = type_class == H5T_STRING    ? "strings"
+                       : type_class == H5T_INTEGER ? "integers"
+                       : type_class == H5T_COMPOUND ? "compound values"
+                                                    : "values that are not floating-point";
+    throw Error("dataset '" + dataset + "' of '" + file.path() + "' holds " + held +
+                ", expected floating-point numbers");
+  }
   hid_t space = H5Dget_space(set);
   const int rank = H5Sget_simple_extent_ndims(space);
   std::vector<hsize_t> have(static_cast<std::size_t>(std::max(rank, 0)));
@@ -158,6 +171,7 @@ void read_box(File& file, const std::string& dataset, const std::array<std::int6
   const auto want = dims_of(grid, components);
   if (have != want) {
     auto text = [](const std::vector<hsize_t>& d) {
+      if (d.empty()) return std::string("a scalar");
       std::string s;
       for (hsize_t x : d)
         s += (s.empty() ? "" : "x") + std::to_string(x);

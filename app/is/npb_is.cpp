@@ -1,11 +1,11 @@
 #include "npb_is.hpp"
 
-#include <unistd.h>
 #include <algorithm>
 #include <cstring>
 
 #include "a2a/alltoall.hpp"
 #include "a2a/error.hpp"
+#include "core/memory.hpp"
 
 namespace a2a::is {
 namespace {
@@ -130,23 +130,8 @@ Result run(const Options& options, MPI_Comm comm) {
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &procs);
   const auto P = static_cast<std::size_t>(procs);
-  {
-    // Fail cleanly when the class does not fit the node's memory.
-    MPI_Comm node;
-    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
-    int on_node = 1;
-    MPI_Comm_size(node, &on_node);
-    MPI_Comm_free(&node);
-    const auto physical = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
-                          static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE));
-    int fits = bytes_per_rank(c, procs) * static_cast<std::uint64_t>(on_node) <= physical / 10 * 8;
-    MPI_Allreduce(MPI_IN_PLACE, &fits, 1, MPI_INT, MPI_LAND, comm);
-    if (!fits) {
-      throw Error("IS class " + std::string(1, c.name) + " needs about " +
-                  std::to_string(bytes_per_rank(c, procs) >> 20) + " MiB per rank at P=" +
-                  std::to_string(procs) + ", more than 80% of this node's memory");
-    }
-  }
+  // Fail cleanly, on every rank, when the class does not fit.
+  app::check_memory(comm, bytes_per_rank(c, procs), "IS class " + std::string(1, c.name));
   const std::uint64_t total = c.total_keys();
   const std::uint64_t first = first_key(total, rank, procs);
   const std::uint64_t num_keys = first_key(total, rank + 1, procs) - first;

@@ -57,9 +57,12 @@ std::string one_of(const toml::value& table, const std::string& key,
   return value;
 }
 
-// Backends: "all" or an array of spec strings (or one comma-separated string). Each spec must
-// parse and name a registered algorithm serving `kind`.
-void read_backends(Experiment& e, Kind kind) {
+// Backends: "all" (every algorithm of `kind`) or an array of spec strings (or one
+// comma-separated string). Each spec must parse and name a registered algorithm serving `kind`,
+// or for the FFTs (`any_kind`) either kind: a transpose is a uniform exchange where the grid
+// divides evenly, so uniform-only backends run there (the plans, made before anything runs,
+// refuse them on grids that do not divide, with the CLI's message).
+void read_backends(Experiment& e, Kind kind, bool any_kind = false) {
   if (!e.table.contains("backends")) {
     if (e.type == Type::model) return;
     fail_at(e.table,
@@ -92,7 +95,7 @@ void read_backends(Experiment& e, Kind kind) {
       const Spec parsed = Spec::parse(spec);
       const AlgorithmInfo* info = find_algorithm(parsed.name);
       if (info == nullptr) throw Error("unknown backend '" + parsed.name + "' (see a2a list)");
-      if (!info->supports(kind)) {
+      if (!info->supports(kind) && !any_kind) {
         throw Error("backend '" + parsed.name + "' does not support the " + to_string(kind) +
                     " kind this experiment needs");
       }
@@ -172,6 +175,12 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
   };
   e.name = has("name") ? text_of(table, "name")
                        : std::string(to_string(type)) + "-" + std::to_string(index + 1);
+  // The name is a group of the results file: '/' would make it a path of groups.
+  if (e.name.empty() || e.name.find_first_of("/\\") != std::string::npos || e.name == "." ||
+      e.name == "..") {
+    fail_at(table.at("name"), "'name' = \"" + e.name +
+                                  "\" cannot be a results group: no '/', '\\', '.' or '..', not empty");
+  }
   if (has("iters") || defaults.contains("iters")) {
     e.iters = static_cast<int>(integer_of(from("iters"), "iters", 1, 1000000));
   }
@@ -230,7 +239,7 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
         fail_at(table.at("check"), "check = \"planewave\" is for transform = \"c2c\"");
       }
       if (has("baseline")) e.baseline = one_of(table, "baseline", {"fftw-mpi"});
-      read_backends(e, Kind::vector);
+      read_backends(e, Kind::vector, true);
       break;
     }
     case Type::fft1d: {
@@ -241,7 +250,7 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
         if (e.points % e.n1 != 0) fail_at(table.at("n1"), "'n1' does not divide 'points'");
       }
       if (has("baseline")) e.baseline = one_of(table, "baseline", {"fftw-mpi"});
-      read_backends(e, Kind::vector);
+      read_backends(e, Kind::vector, true);
       break;
     }
     case Type::is: {
@@ -261,6 +270,14 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
     case Type::model: {
       if (!has("procs")) fail_at(table, "[[model]] needs 'procs'");
       e.model_procs = static_cast<std::uint64_t>(integer_of(table, "procs", 1, 1 << 24));
+      // radix = "all" (the default) is one row per r: bounded like a2a model --radix all.
+      const bool all = !has("radix") || (table.at("radix").is_string() &&
+                                         table.at("radix").as_string().str == "all");
+      if (all && e.model_procs > (1u << 20)) {
+        fail_at(has("radix") ? table.at("radix") : table.at("procs"),
+                "radix = \"all\" at procs = " + std::to_string(e.model_procs) +
+                    " would be more than 2^20 rows: give the radices as an array");
+      }
       if (has("radix")) {
         const toml::value& r = table.at("radix");
         if (r.is_string() && r.as_string().str == "all") {

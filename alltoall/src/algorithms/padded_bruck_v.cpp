@@ -36,11 +36,13 @@ class Padded {
     const std::size_t p = rank_, n = procs_;
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t dst = (p + i) % n;
+      if (l.send_counts[dst] == 0) continue;  // (an empty buffer may be null)
       std::memcpy(work_.data() + i * padded, send + l.send_displs[dst], l.send_counts[dst]);
     }
     exchange_.run(work_.data(), padded).add_to(c);
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t src = (p + n - i) % n;
+      if (l.recv_counts[src] == 0) continue;
       std::memcpy(recv + l.recv_displs[src], work_.data() + i * padded, l.recv_counts[src]);
     }
   }
