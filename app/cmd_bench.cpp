@@ -105,7 +105,7 @@ Runner setup_bench(CLI::App& app, const Session& session) {
       ->check(CLI::IsMember({"table", "csv", "json"}));
 
   sub->add_option("--output,-o", opt->output,
-                  "also write the per-iteration times to this HDF5 results file (README: "
+                  "also write the per-iteration times to this HDF5 results file (docs/decks.md: "
                   "Results files)");
 
   return [session, opt]() {

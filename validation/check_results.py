@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""check_results.py RESULTS.h5 [DECK]: the layout `a2a run` promises (README "Results files"),
+"""check_results.py RESULTS.h5 [DECK]: the layout `a2a run` promises (docs/decks.md, "Results files"),
 read with h5py, independently of the C++ writer: run metadata, one group per experiment in deck
 order, per series the attributes and a times_us dataset of `iters` values (slowest rank per
 iteration), and every check passed. Exits 1 with the reasons otherwise."""

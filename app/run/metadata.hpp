@@ -1,4 +1,4 @@
-// The run metadata of a results file (README "Results files"): where, with what and from what
+// The run metadata of a results file (docs/decks.md, "Results files"): where, with what and from what
 // the results came. Collective (gathers the host names).
 #pragma once
 
