@@ -203,15 +203,15 @@ std::int64_t n1_of(const Experiment& e) {
 
 void validate(const Session& session, const Experiment& e) {
   // Memory first: every experiment is checked before the first one runs.
-  const toml::value& where =
-      e.type == Type::bench ? e.table.at("sizes")
-      : e.type == Type::fft ? e.table.at("grid")
-      : e.type == Type::fft1d ? e.table.at("points")
-                              : e.table;
+  const toml::value& where = e.type == Type::bench   ? e.table.at("sizes")
+                             : e.type == Type::fft   ? e.table.at("grid")
+                             : e.type == Type::fft1d ? e.table.at("points")
+                                                     : e.table;
   const std::string what = std::string(deck::to_string(e.type)) + " '" + e.name + "'";
   switch (e.type) {
     case Type::bench:
-      at_line(where, "", [&] { check_memory(session.comm, bench_memory(e.bench, session.procs), what); });
+      at_line(where, "",
+              [&] { check_memory(session.comm, bench_memory(e.bench, session.procs), what); });
       break;
 #ifdef A2A_WITH_FFTW
     case Type::fft:
@@ -236,8 +236,8 @@ void validate(const Session& session, const Experiment& e) {
 #endif
     case Type::is:
       at_line(where, "", [&] {
-        check_memory(session.comm,
-                     is::bytes_per_rank(is::class_params(e.is_class), session.procs), what);
+        check_memory(session.comm, is::bytes_per_rank(is::class_params(e.is_class), session.procs),
+                     what);
       });
       break;
     default:
@@ -702,6 +702,7 @@ std::string experiment_group(std::size_t index, const Experiment& e) {
 }
 #endif
 
+#ifdef A2A_WITH_HDF5
 // SIGINT/SIGTERM during a run: the results file on disk is always complete (it is replaced
 // atomically after every experiment), so rank 0 only says where it is, then the signal takes
 // its default course (the exit status reports it).
@@ -726,6 +727,7 @@ void announce_on_signal(const std::string& output) {
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
 }
+#endif
 
 std::string summary_size(const nlohmann::json& r) {
   const std::string app = r.value("app", "");

@@ -5,8 +5,11 @@
 // Selection policy lives here only; the algorithms know nothing of it.
 // Per call (VectorExchange): the rules that can apply at this P are kept; when they all give
 // the same backend whatever the size, it is the only one and a call costs nothing extra;
-// otherwise each call agrees on the largest count with one 8-byte allreduce and runs the
-// chosen backend's exchange (made on first use, then kept).
+// otherwise the ranks agree on the largest count with one 8-byte allreduce every `every`
+// calls (the first included) and keep that choice in between: a choice only affects speed,
+// never the result, and every rank re-decides at the same calls. The chosen backend's
+// exchange is made on first use, then kept.
+#include <climits>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
@@ -81,9 +84,12 @@ std::vector<Rule> load_rules(const Context& ctx, const std::string& table) {
   return rules;
 }
 
-// The first rule that holds and applies, or an error naming what was tried.
-std::string choose(const Context& ctx, const std::vector<Rule>& rules, std::uint64_t bytes) {
+// The rules that hold and whose backend's spec applies, in table order (the first that can be
+// built wins), or an error naming what was tried.
+std::vector<std::string> candidates(const Context& ctx, const std::vector<Rule>& rules,
+                                    std::uint64_t bytes) {
   std::string tried;
+  std::vector<std::string> found;
   const auto procs = static_cast<std::uint64_t>(ctx.procs);
   for (const Rule& rule : rules) {
     if (procs < rule.min_procs || procs > rule.max_procs) continue;
@@ -96,11 +102,17 @@ std::string choose(const Context& ctx, const std::vector<Rule>& rules, std::uint
     probe.layout = ctx.layout;
     probe.per_call = ctx.per_call;
     const std::string error = validate(rule.backend, probe);
-    if (error.empty()) return rule.backend;
-    tried += "\n  " + rule.backend + ": " + error;
+    if (error.empty()) {
+      found.push_back(rule.backend);
+    } else {
+      tried += "\n  " + rule.backend + ": " + error;
+    }
   }
-  ctx.fail("no rule of the selection table applies to P=" + std::to_string(procs) +
-           ", bytes=" + std::to_string(bytes) + (tried.empty() ? "" : "; tried:" + tried));
+  if (found.empty()) {
+    ctx.fail("no rule of the selection table applies to P=" + std::to_string(procs) +
+             ", bytes=" + std::to_string(bytes) + (tried.empty() ? "" : "; tried:" + tried));
+  }
+  return found;
 }
 
 std::string table_of(Context& ctx) {
@@ -117,7 +129,8 @@ std::string table_of(Context& ctx) {
 // Per call: the applicable rules, and the exchanges chosen so far.
 class AutoExchange final : public ExchangeImpl {
  public:
-  explicit AutoExchange(const Context& ctx) : comm_(ctx.comm), procs_(ctx.procs) {
+  explicit AutoExchange(const Context& ctx)
+      : comm_(ctx.comm), procs_(ctx.procs), every_(std::stoull(ctx.resolved_value("every"))) {
     Context copy = ctx;
     const auto procs = static_cast<std::uint64_t>(ctx.procs);
     for (Rule& rule : load_rules(copy, table_of(copy))) {
@@ -132,38 +145,46 @@ class AutoExchange final : public ExchangeImpl {
     }
     if (rules_.empty())
       ctx.fail("no rule of the selection table applies to P=" + std::to_string(procs));
-    // One backend whatever the size: every rule before the first unbounded one names it.
-    fixed_ = true;
-    for (const Rule& rule : rules_) {
-      fixed_ = fixed_ && rule.backend == rules_.front().backend;
-      if (rule.min_bytes == 0 && rule.max_bytes == std::numeric_limits<std::uint64_t>::max()) break;
-    }
     chosen_.reserve(rules_.size());
+    unusable_.assign(rules_.size(), false);
+    fixed_ = size_independent();
   }
 
   void execute(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {
-    const Rule* rule = &rules_.front();
-    if (!fixed_) {
-      const std::uint64_t bytes = global_max_count(comm_, l.send_counts, procs_);
-      rule = nullptr;
-      for (const Rule& r : rules_) {
-        if (bytes >= r.min_bytes && bytes <= r.max_bytes) {
-          rule = &r;
-          break;
+    // Size-independent table: the first usable rule, no agreement needed; else re-agree on
+    // the size every `every_` calls and keep the last choice in between.
+    if (last_ != nullptr && (fixed_ || calls_ % every_ != 0)) {
+      ++calls_;
+      last_->impl->execute(send, recv, l, c);
+      return;
+    }
+    ++calls_;
+    bool have_bytes = !fixed_;
+    std::uint64_t bytes = have_bytes ? global_max_count(comm_, l.send_counts, procs_) : 0;
+    last_ = nullptr;
+    for (std::size_t k = 0; k < rules_.size() && last_ == nullptr; ++k) {
+      const Rule& r = rules_[k];
+      if (unusable_[k] || (have_bytes && (bytes < r.min_bytes || bytes > r.max_bytes))) continue;
+      for (auto& state : chosen_) {
+        if (state.first == r.backend) last_ = state.second.get();
+      }
+      if (last_ != nullptr) break;
+      try {  // collective; a failure is the same on every rank, so all try the next rule
+        chosen_.emplace_back(r.backend, make_exchange_state(r.backend, comm_));
+        last_ = chosen_.back().second.get();
+      } catch (const Error&) {
+        unusable_[k] = true;
+        fixed_ = size_independent();
+        if (!fixed_ && !have_bytes) {  // every rank is here: agree on the size after all
+          bytes = global_max_count(comm_, l.send_counts, procs_);
+          have_bytes = true;
+          k = static_cast<std::size_t>(-1);  // from the first rule again
         }
       }
-      if (rule == nullptr) {
-        throw Error("auto: no rule of the selection table applies to P=" + std::to_string(procs_) +
-                    ", bytes=" + std::to_string(bytes));
-      }
-    }
-    last_ = nullptr;
-    for (auto& state : chosen_) {
-      if (state.first == rule->backend) last_ = state.second.get();
     }
     if (last_ == nullptr) {
-      chosen_.emplace_back(rule->backend, make_exchange_state(rule->backend, comm_));
-      last_ = chosen_.back().second.get();
+      throw Error("auto: no rule of the selection table could serve P=" + std::to_string(procs_) +
+                  ", bytes=" + std::to_string(bytes));
     }
     last_->impl->execute(send, recv, l, c);
   }
@@ -181,7 +202,22 @@ class AutoExchange final : public ExchangeImpl {
  private:
   MPI_Comm comm_;
   int procs_;
+  std::uint64_t every_, calls_ = 0;
+  // One backend whatever the size: every usable rule up to the first unbounded one names it.
+  bool size_independent() const {
+    const Rule* first = nullptr;
+    for (std::size_t k = 0; k < rules_.size(); ++k) {
+      if (unusable_[k]) continue;
+      const Rule& rule = rules_[k];
+      if (first == nullptr) first = &rule;
+      if (rule.backend != first->backend) return false;
+      if (rule.min_bytes == 0 && rule.max_bytes == std::numeric_limits<std::uint64_t>::max()) break;
+    }
+    return true;
+  }
+
   std::vector<Rule> rules_;
+  std::vector<bool> unusable_;  // a rule whose backend could not be built here
   bool fixed_ = false;
   std::vector<std::pair<std::string, std::unique_ptr<ExchangeState>>> chosen_;
   ExchangeState* last_ = nullptr;
@@ -193,24 +229,37 @@ AlgorithmInfo describe_auto() {
   AlgorithmInfo info;
   info.name = "auto";
   info.kinds = static_cast<unsigned>(Kind::uniform) | static_cast<unsigned>(Kind::vector);
-  info.params = {{"table", "builtin", "selection table: 'builtin' or a JSON file path"}};
+  info.params = {{"table", "builtin", "selection table: 'builtin' or a JSON file path"},
+                 {"every", "16",
+                  "per-call Alltoallv: re-agree on the largest count every N calls (one 8-byte "
+                  "allreduce; 1 = every call); the last choice is kept in between"}};
   info.summary = "picks a backend per (P, bytes) from a JSON selection table";
   info.source = "selection policy as data (alltoall/tuning/default.json)";
   info.cost = "that of the chosen backend";
   info.validate = [](Context& ctx) {
+    ctx.int_param("every", 1, INT_MAX);
     const auto rules = load_rules(ctx, table_of(ctx));
     // The uniform choice is local; the vector one needs the global largest count (in build,
     // or per call).
-    if (ctx.kind == Kind::uniform) choose(ctx, rules, ctx.block_bytes);
+    if (ctx.kind == Kind::uniform) candidates(ctx, rules, ctx.block_bytes);
   };
   info.build = [](const Context& ctx) -> std::unique_ptr<PlanImpl> {
     Context copy = ctx;
     const auto rules = load_rules(copy, table_of(copy));
     // The vector kind selects by the largest block of any rank.
     const std::uint64_t bytes = ctx.kind == Kind::vector ? global_max_count(ctx) : ctx.block_bytes;
-    const std::string chosen = choose(ctx, rules, bytes);
-    return std::make_unique<DelegatePlan>(
-        make_plan_state(chosen, ctx.comm, ctx.kind, ctx.block_bytes, ctx.layout));
+    // A backend that cannot be built here (sloavx on nodes of unequal size, say) fails the
+    // same way on every rank: the next rule is tried.
+    std::string tried;
+    for (const std::string& chosen : candidates(ctx, rules, bytes)) {
+      try {
+        return std::make_unique<DelegatePlan>(
+            make_plan_state(chosen, ctx.comm, ctx.kind, ctx.block_bytes, ctx.layout));
+      } catch (const Error& e) {
+        tried += "\n  " + chosen + ": " + e.what();
+      }
+    }
+    ctx.fail("no backend of the selection table could be built here; tried:" + tried);
   };
   info.build_exchange = [](const Context& ctx) -> std::unique_ptr<ExchangeImpl> {
     return std::make_unique<AutoExchange>(ctx);
