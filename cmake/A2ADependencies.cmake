@@ -1,5 +1,13 @@
 # Every external dependency is found here, as imported targets only.
 find_package(MPI REQUIRED COMPONENTS C CXX)
+if(CMAKE_Fortran_COMPILER)
+  # The Fortran tests' `use mpi`: the same MPI's Fortran wrapper (mpif90 beside mpicc).
+  string(REGEX REPLACE "mpicc([^/]*)$" "mpif90\\1" _a2a_mpif90_guess "${MPI_C_COMPILER}")
+  if(NOT MPI_Fortran_COMPILER AND EXISTS "${_a2a_mpif90_guess}")
+    set(MPI_Fortran_COMPILER "${_a2a_mpif90_guess}")
+  endif()
+  find_package(MPI QUIET COMPONENTS Fortran)
+endif()
 find_package(nlohmann_json 3 REQUIRED)
 find_package(toml11 3 REQUIRED)  # run decks (libtoml11-dev)
 find_package(CLI11 CONFIG QUIET)

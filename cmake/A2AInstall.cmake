@@ -3,10 +3,20 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS a2a_alltoall a2a_transpose EXPORT a2aTargets
+set(_a2a_targets a2a_alltoall a2a_transpose)
+if(TARGET a2a_fortran)
+  list(APPEND _a2a_targets a2a_fortran)
+  install(DIRECTORY ${PROJECT_BINARY_DIR}/transpose/fortran_modules/
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/a2a/fortran FILES_MATCHING PATTERN "*.mod")
+endif()
+install(TARGETS ${_a2a_targets} EXPORT a2aTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# pkg-config: `pkg-config --cflags --libs a2a` for C programs built with the MPI's own mpicc.
+file(RELATIVE_PATH A2A_PC_TO_PREFIX "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
+configure_file(cmake/a2a.pc.in ${CMAKE_CURRENT_BINARY_DIR}/a2a.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/a2a.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 install(DIRECTORY alltoall/include/ transpose/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(TARGET a2a_interpose)
   install(TARGETS a2a_interpose LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

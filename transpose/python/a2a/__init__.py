@@ -1,0 +1,340 @@
+"""a2a from Python: the all-to-all exchanges and the transpose layer of the a2a library, with
+mpi4py communicators and NumPy arrays.
+
+    from mpi4py import MPI
+    import numpy as np
+    import a2a
+
+    plan = a2a.Plan("tra:r=sqrt", MPI.COMM_WORLD, block_bytes=64)       # collective, once
+    plan.execute(send, recv)                                          # collective, many times
+    ex = a2a.VectorExchange("sloav", MPI.COMM_WORLD)                  # Alltoallv, counts per call
+    ex.execute(send, send_counts, send_displs, recv, recv_counts, recv_displs)   # in bytes
+    r = a2a.Redistribution(comm, in_box, out_box, np.complex128)      # slabs <-> pencils
+    r.execute(x, y)
+
+Boxes are ((lo0, lo1, lo2), (hi0, hi1, hi2)), half-open, arrays C-ordered over their box.
+
+It is ctypes over the library's C API (a2a/a2a.h, a2a/transpose.h), not a compiled extension:
+nothing to build per Python version, the C API is the one boundary for C, Fortran and Python
+alike (no C++ exception crosses it), and mpi4py communicators cross it as Fortran handles
+(Comm.py2f(), MPI_Comm_f2c in the library), whatever the MPI's C handle type. The libraries
+are found from the package's install location, or A2A_LIBRARY_DIR.
+
+Errors raise a2a.SpecError (bad backend specs) or a2a.Error; errors while creating a plan,
+exchange or redistribution are the same on every rank, so no rank is left waiting.
+"""
+import ctypes
+import os
+
+import numpy as np
+
+from . import _config
+
+__all__ = ["Error", "SpecError", "Plan", "VectorExchange", "Redistribution", "list_algorithms",
+           "model", "block_start"]
+
+
+class Error(RuntimeError):
+    """An a2a error; .code is the C API's status (A2A_ERR_*)."""
+
+    def __init__(self, message, code):
+        super().__init__(message)
+        self.code = code
+
+
+class SpecError(Error):
+    """A backend spec that names no algorithm, a bad parameter, an inapplicable backend."""
+
+
+def _load():
+    """liba2a_alltoall.so, then liba2a_transpose.so: from A2A_LIBRARY_DIR, the directories the
+    build or the install recorded (relative to this package), else the system's search path."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    dirs = [os.environ.get("A2A_LIBRARY_DIR", "")]
+    dirs += [os.path.normpath(os.path.join(here, d)) for d in _config.LIBRARY_DIRS]
+    libs = []
+    for name in ["liba2a_alltoall.so", "liba2a_transpose.so"]:
+        found = [os.path.join(d, name) for d in dirs if d and os.path.exists(os.path.join(d, name))]
+        libs.append(ctypes.CDLL(found[0] if found else name, mode=ctypes.RTLD_GLOBAL))
+    return libs
+
+
+_lib, _tlib = _load()
+_size_p = ctypes.POINTER(ctypes.c_size_t)
+
+
+class _Counters(ctypes.Structure):
+    _fields_ = [("rounds", ctypes.c_size_t), ("waits", ctypes.c_size_t),
+                ("messages_sent", ctypes.c_size_t), ("blocks_sent", ctypes.c_size_t),
+                ("bytes_sent", ctypes.c_size_t)]
+
+
+class _Box(ctypes.Structure):
+    _fields_ = [("lo", ctypes.c_int64 * 3), ("hi", ctypes.c_int64 * 3)]
+
+
+def _declare(lib, name, restype, argtypes):
+    f = getattr(lib, name)
+    f.restype, f.argtypes = restype, argtypes
+    return f
+
+
+_c_int, _vp, _cp = ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p
+_last_error = _declare(_lib, "a2a_last_error", _cp, [])
+_plan_uniform = _declare(_lib, "a2a_plan_create_uniform_f", _c_int,
+                         [_cp, _c_int, ctypes.c_size_t, ctypes.POINTER(_vp)])
+_plan_vector = _declare(_lib, "a2a_plan_create_vector_f", _c_int,
+                        [_cp, _c_int, _size_p, _size_p, _size_p, _size_p, ctypes.POINTER(_vp)])
+_plan_execute = _declare(_lib, "a2a_plan_execute", _c_int, [_vp, _vp, _vp])
+_plan_name = _declare(_lib, "a2a_plan_name", _cp, [_vp])
+_plan_label = _declare(_lib, "a2a_plan_label", _cp, [_vp])
+_plan_counters = _declare(_lib, "a2a_plan_counters", _c_int, [_vp, ctypes.POINTER(_Counters)])
+_plan_send_extent = _declare(_lib, "a2a_plan_send_extent", ctypes.c_size_t, [_vp])
+_plan_recv_extent = _declare(_lib, "a2a_plan_recv_extent", ctypes.c_size_t, [_vp])
+_plan_free = _declare(_lib, "a2a_plan_free", _c_int, [ctypes.POINTER(_vp)])
+_exchange_create = _declare(_lib, "a2a_exchange_create_f", _c_int,
+                            [_cp, _c_int, ctypes.POINTER(_vp)])
+_exchange_execute = _declare(_lib, "a2a_exchange_execute", _c_int,
+                             [_vp, _vp, _size_p, _size_p, _vp, _size_p, _size_p])
+_exchange_name = _declare(_lib, "a2a_exchange_name", _cp, [_vp])
+_exchange_counters = _declare(_lib, "a2a_exchange_counters", _c_int,
+                              [_vp, ctypes.POINTER(_Counters)])
+_exchange_free = _declare(_lib, "a2a_exchange_free", _c_int, [ctypes.POINTER(_vp)])
+_algorithm_count = _declare(_lib, "a2a_algorithm_count", _c_int, [])
+_algorithm_info = _declare(_lib, "a2a_algorithm_info", _c_int,
+                           [_c_int, ctypes.POINTER(_cp), ctypes.POINTER(ctypes.c_uint),
+                            ctypes.POINTER(_cp), ctypes.POINTER(_cp), ctypes.POINTER(_cp)])
+_model = _declare(_lib, "a2a_model", _c_int,
+                  [ctypes.c_uint64, ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64),
+                   ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64)])
+_redist_create = _declare(_tlib, "a2a_redistribution_create_f", _c_int,
+                          [_c_int, ctypes.POINTER(_Box), ctypes.POINTER(_Box), ctypes.c_size_t,
+                           _cp, ctypes.POINTER(_vp)])
+_redist_execute = _declare(_tlib, "a2a_redistribution_execute", _c_int, [_vp, _vp, _vp])
+_redist_backend = _declare(_tlib, "a2a_redistribution_backend", _cp, [_vp])
+_redist_uniform = _declare(_tlib, "a2a_redistribution_uniform", _c_int, [_vp])
+_redist_free = _declare(_tlib, "a2a_redistribution_free", _c_int, [ctypes.POINTER(_vp)])
+_block_start = _declare(_tlib, "a2a_block_start", ctypes.c_int64,
+                        [ctypes.c_int64, _c_int, _c_int])
+
+_SPEC = 1
+
+
+def _check(code):
+    if code != 0:
+        message = (_last_error() or b"").decode()
+        raise (SpecError if code == _SPEC else Error)(message, code)
+
+
+def _fortran(comm):
+    """An mpi4py communicator (or a Fortran handle) as the Fortran handle the C API takes."""
+    return comm if isinstance(comm, int) else comm.py2f()
+
+
+def _buffer(array, name, writable=False):
+    """The address of a C-contiguous NumPy array (or None for an empty one)."""
+    a = np.asarray(array) if not writable else array
+    if not isinstance(a, np.ndarray):
+        raise TypeError(f"{name} must be a NumPy array")
+    if not a.flags.c_contiguous:
+        raise ValueError(f"{name} must be C-contiguous")
+    if writable and not a.flags.writeable:
+        raise ValueError(f"{name} must be writable")
+    return a, (a.ctypes.data if a.size else None)
+
+
+def _counts(values, procs, name):
+    a = np.ascontiguousarray(values, dtype=np.uint64)
+    if a.shape != (procs,):
+        raise ValueError(f"{name} must have one entry per rank ({procs}), got shape {a.shape}")
+    return a, a.ctypes.data_as(_size_p)
+
+
+def _counters(function, handle):
+    c = _Counters()
+    _check(function(handle, ctypes.byref(c)))
+    return {name: getattr(c, name) for name, _ in _Counters._fields_}
+
+
+class Plan:
+    """An exchange planned once, executed many times: uniform (block_bytes to and from every
+    rank, MPI_Alltoall) or, with Plan.vector(), a fixed Alltoallv layout. Collective."""
+
+    def __init__(self, spec, comm, block_bytes=None, _layout=None):
+        self._handle = _vp()
+        self._procs = comm.Get_size() if not isinstance(comm, int) else None
+        if _layout is None:
+            _check(_plan_uniform(spec.encode(), _fortran(comm), int(block_bytes),
+                                 ctypes.byref(self._handle)))
+        else:
+            arrays = [_counts(v, self._procs, n) for v, n in
+                      zip(_layout, ["send_counts", "send_displs", "recv_counts", "recv_displs"])]
+            _check(_plan_vector(spec.encode(), _fortran(comm), *[p for _, p in arrays],
+                                ctypes.byref(self._handle)))
+
+    @classmethod
+    def vector(cls, spec, comm, send_counts, send_displs, recv_counts, recv_displs):
+        """A fixed-layout Alltoallv plan: per-rank counts and displacements in bytes."""
+        return cls(spec, comm, _layout=(send_counts, send_displs, recv_counts, recv_displs))
+
+    def execute(self, send, recv):
+        """Collective: send (only read) into recv, NumPy arrays spanning the plan's extents."""
+        send, sp = _buffer(send, "send")
+        recv, rp = _buffer(recv, "recv", writable=True)
+        if send.nbytes < self.send_extent or recv.nbytes < self.recv_extent:
+            raise ValueError(f"buffers of {send.nbytes} and {recv.nbytes} bytes; the plan needs "
+                             f"{self.send_extent} and {self.recv_extent}")
+        _check(_plan_execute(self._handle, sp, rp))
+
+    @property
+    def name(self):
+        return _plan_name(self._handle).decode()
+
+    @property
+    def label(self):
+        return _plan_label(self._handle).decode()
+
+    @property
+    def counters(self):
+        """What the last execute did on this rank: rounds, waits, messages, blocks, bytes."""
+        return _counters(_plan_counters, self._handle)
+
+    @property
+    def send_extent(self):
+        return _plan_send_extent(self._handle)
+
+    @property
+    def recv_extent(self):
+        return _plan_recv_extent(self._handle)
+
+    def close(self):
+        if self._handle:
+            _plan_free(ctypes.byref(self._handle))
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class VectorExchange:
+    """Alltoallv with the counts given every call (in bytes): no plan per call."""
+
+    def __init__(self, spec, comm):
+        self._handle = _vp()
+        self._procs = comm.Get_size()
+        _check(_exchange_create(spec.encode(), _fortran(comm), ctypes.byref(self._handle)))
+
+    def execute(self, send, send_counts, send_displs, recv, recv_counts, recv_displs):
+        """Collective: MPI_Alltoallv's contract, counts and displacements in bytes."""
+        send, sp = _buffer(send, "send")
+        recv, rp = _buffer(recv, "recv", writable=True)
+        layout = [_counts(v, self._procs, n) for v, n in
+                  zip([send_counts, send_displs, recv_counts, recv_displs],
+                      ["send_counts", "send_displs", "recv_counts", "recv_displs"])]
+        (sc, scp), (sd, sdp), (rc, rcp), (rd, rdp) = layout
+        need_send = max((int(c) + int(d) for c, d in zip(sc, sd) if c), default=0)
+        need_recv = max((int(c) + int(d) for c, d in zip(rc, rd) if c), default=0)
+        if send.nbytes < need_send or recv.nbytes < need_recv:
+            raise ValueError(f"buffers of {send.nbytes} and {recv.nbytes} bytes; the layout needs "
+                             f"{need_send} and {need_recv}")
+        _check(_exchange_execute(self._handle, sp, scp, sdp, rp, rcp, rdp))
+
+    @property
+    def name(self):
+        return _exchange_name(self._handle).decode()
+
+    @property
+    def counters(self):
+        return _counters(_exchange_counters, self._handle)
+
+    def close(self):
+        if self._handle:
+            _exchange_free(ctypes.byref(self._handle))
+
+    def __del__(self):
+        self.close()
+
+
+def _box(b):
+    (lo, hi) = b
+    box = _Box()
+    for d in range(3):
+        box.lo[d], box.hi[d] = int(lo[d]), int(hi[d])
+    return box
+
+
+def _count(b):
+    (lo, hi) = b
+    return int(np.prod([max(0, int(h) - int(l)) for l, h in zip(lo, hi)]))
+
+
+class Redistribution:
+    """A 3D array moved between two box decompositions (slabs, pencils) through any backend.
+    Collective: every rank gives its input and output boxes ((lo0, lo1, lo2), (hi0, hi1, hi2));
+    dtype (or an element size in bytes) of the elements."""
+
+    def __init__(self, comm, in_box, out_box, dtype, backend="auto"):
+        self._handle = _vp()
+        self.in_box, self.out_box = in_box, out_box
+        self.itemsize = int(dtype) if isinstance(dtype, int) else np.dtype(dtype).itemsize
+        _check(_redist_create(_fortran(comm), ctypes.byref(_box(in_box)),
+                              ctypes.byref(_box(out_box)), self.itemsize, backend.encode(),
+                              ctypes.byref(self._handle)))
+
+    def execute(self, data_in, data_out):
+        """Collective: data_in holds the input box (C order), data_out receives the output box."""
+        a, ap = _buffer(data_in, "data_in")
+        b, bp = _buffer(data_out, "data_out", writable=True)
+        if a.nbytes != _count(self.in_box) * self.itemsize or \
+                b.nbytes != _count(self.out_box) * self.itemsize:
+            raise ValueError(f"arrays of {a.nbytes} and {b.nbytes} bytes; the boxes hold "
+                             f"{_count(self.in_box) * self.itemsize} and "
+                             f"{_count(self.out_box) * self.itemsize}")
+        _check(_redist_execute(self._handle, ap, bp))
+
+    @property
+    def backend(self):
+        return _redist_backend(self._handle).decode()
+
+    @property
+    def uniform(self):
+        return bool(_redist_uniform(self._handle))
+
+    def close(self):
+        if self._handle:
+            _redist_free(ctypes.byref(self._handle))
+
+    def __del__(self):
+        self.close()
+
+
+def list_algorithms():
+    """The registry: one dict per algorithm (name, kinds, summary, source, cost)."""
+    out = []
+    for i in range(_algorithm_count()):
+        name, summary, source, cost = _cp(), _cp(), _cp(), _cp()
+        kinds = ctypes.c_uint()
+        _check(_algorithm_info(i, ctypes.byref(name), ctypes.byref(kinds), ctypes.byref(summary),
+                               ctypes.byref(source), ctypes.byref(cost)))
+        out.append({"name": name.value.decode(),
+                    "kinds": [k for k, bit in (("uniform", 1), ("vector", 2)) if kinds.value & bit],
+                    "summary": summary.value.decode(), "source": source.value.decode(),
+                    "cost": cost.value.decode()})
+    return out
+
+
+def model(procs, radix):
+    """The radix-r Bruck family's cost (Propositions 1-4): digits w, rounds K, blocks D."""
+    w, k, d = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint64()
+    _check(_model(procs, radix, ctypes.byref(w), ctypes.byref(k), ctypes.byref(d)))
+    return {"digits": w.value, "rounds": k.value, "blocks": d.value}
+
+
+def block_start(n, parts, index):
+    """The first index of part `index` of n indices split into `parts` (balanced)."""
+    return int(_block_start(n, parts, index))

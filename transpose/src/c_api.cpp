@@ -1,0 +1,84 @@
+// The C API of a2a::transpose (a2a/transpose.h): handles over a2a::Redistribution.
+#include "a2a/transpose.h"
+
+#include <memory>
+#include <string>
+
+#include "a2a/c_status.hpp"
+#include "a2a/transpose.hpp"
+
+struct a2a_redistribution_s {
+  a2a::Redistribution redistribution;
+};
+
+namespace {
+
+a2a::Box box_of(const a2a_box& b) {
+  a2a::Box out;
+  for (std::size_t d = 0; d < 3; ++d) {
+    out.lo[d] = b.lo[d];
+    out.hi[d] = b.hi[d];
+  }
+  return out;
+}
+
+}  // namespace
+
+extern "C" {
+
+int a2a_redistribution_create(MPI_Comm comm, const a2a_box* in, const a2a_box* out,
+                              size_t element_bytes, const char* backend, a2a_redistribution* r) {
+  return a2a::c_api::guarded([&] {
+    if (r != nullptr) *r = nullptr;
+    if (comm == MPI_COMM_NULL) throw a2a::Error("the communicator is MPI_COMM_NULL");
+    // A null pointer on one rank is agreed on before the collective construction.
+    int ok = in != nullptr && out != nullptr && r != nullptr;
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
+    if (!ok)
+      throw a2a::Error("a2a_redistribution_create: a box or the handle is NULL on some rank");
+    *r = new a2a_redistribution_s{a2a::Redistribution(
+        comm, box_of(*in), box_of(*out), element_bytes, backend != nullptr ? backend : "auto")};
+  });
+}
+
+int a2a_redistribution_create_f(MPI_Fint comm, const a2a_box* in, const a2a_box* out,
+                                size_t element_bytes, const char* backend, a2a_redistribution* r) {
+  return a2a_redistribution_create(MPI_Comm_f2c(comm), in, out, element_bytes, backend, r);
+}
+
+int a2a_redistribution_execute(a2a_redistribution r, const void* in, void* out) {
+  return a2a::c_api::guarded([&] {
+    if (r == nullptr) throw a2a::Error("redistribution is NULL");
+    r->redistribution.execute(in, out);
+  });
+}
+
+const char* a2a_redistribution_backend(a2a_redistribution r) {
+  return r != nullptr ? r->redistribution.plan().name().c_str() : nullptr;
+}
+
+int a2a_redistribution_uniform(a2a_redistribution r) {
+  return r != nullptr && r->redistribution.uniform() ? 1 : 0;
+}
+
+int a2a_redistribution_counters(a2a_redistribution r, a2a_counters* counters) {
+  return a2a::c_api::guarded([&] {
+    if (r == nullptr || counters == nullptr) throw a2a::Error("redistribution or counters is NULL");
+    const a2a::Counters& c = r->redistribution.plan().counters();
+    *counters = {c.rounds, c.waits, c.messages_sent, c.blocks_sent, c.bytes_sent};
+  });
+}
+
+int a2a_redistribution_free(a2a_redistribution* r) {
+  return a2a::c_api::guarded([&] {
+    if (r == nullptr) return;
+    delete *r;
+    *r = nullptr;
+  });
+}
+
+int64_t a2a_block_start(int64_t n, int parts, int index) {
+  return parts > 0 ? a2a::block_start(n, parts, index) : 0;
+}
+
+}  // extern "C"
