@@ -30,6 +30,7 @@ run() {  # NAME COMMAND...: passes when the output says " 0 failed"
 }
 run "C++ consumer" "$mpiexec" "$@" "$work/build/consumer"
 run "C consumer (find_package)" "$mpiexec" "$@" "$work/build/consumer_c" tra:r=2 sloav
+run "C pencil FFT consumer (find_package)" "$mpiexec" "$@" "$work/build/consumer_c_fft" sloavx
 if [ -x "$work/build/consumer_fortran" ]; then
   run "Fortran consumer (find_package, use a2a)" "$mpiexec" "$@" "$work/build/consumer_fortran" tra_v
 else

@@ -94,13 +94,22 @@ Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out,
           recv_pieces_.push_back({out.intersect(b), offset});
           offset += static_cast<std::size_t>(recv_pieces_.back().box.count()) * element_bytes;
         }
-        // Every input element must go somewhere and every output element come from somewhere.
+        // The input boxes must not overlap, nor the output boxes (each rank checks its own
+        // against all others: O(P)); then every input element goes somewhere exactly once and
+        // every output element comes from somewhere exactly once iff the counts add up.
+        int rank = 0;
+        MPI_Comm_rank(comm, &rank);
+        bool disjoint = true;
+        for (std::size_t j = 0; j < ins.size(); ++j) {
+          if (j == static_cast<std::size_t>(rank)) continue;
+          disjoint = disjoint && in.intersect(ins[j]).empty() && out.intersect(outs[j]).empty();
+        }
         std::int64_t sent = 0, received = 0;
         for (const Piece& p : send_pieces_)
           sent += p.box.count();
         for (const Piece& p : recv_pieces_)
           received += p.box.count();
-        int ok = sent == in.count() && received == out.count();
+        int ok = disjoint && sent == in.count() && received == out.count();
         MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
         if (!ok) {
           throw Error(

@@ -186,6 +186,16 @@ static void errors(void) {
   expect(a2a_plan_create_uniform(rank == procs - 1 ? NULL : "mpi", MPI_COMM_WORLD, 8, &plan) ==
              A2A_ERR_ARGUMENT,
          "a NULL spec on one rank: A2A_ERR_ARGUMENT on every rank");
+  /* Output boxes that overlap (rank 0 also takes rank 1's row; the last rank's is empty). */
+  if (procs >= 3) {
+    const int64_t y1 = rank == 0 ? 2 : (rank == procs - 1 ? rank : rank + 1);
+    const a2a_box in = {{rank, 0, 0}, {rank + 1, procs, 1}}, out = {{0, rank, 0}, {procs, y1, 1}};
+    a2a_redistribution r = NULL;
+    expect(a2a_redistribution_create(MPI_COMM_WORLD, &in, &out, 8, "pairwise", &r) ==
+                   A2A_ERR_ARGUMENT &&
+               r == NULL,
+           "overlapping boxes: A2A_ERR_ARGUMENT on every rank");
+  }
   expect(a2a_plan_execute(NULL, NULL, NULL) == A2A_ERR_ARGUMENT, "a NULL plan");
   expect(a2a_plan_free(NULL) == A2A_SUCCESS, "freeing NULL is fine");
   int count = a2a_algorithm_count();
