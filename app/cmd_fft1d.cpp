@@ -1,13 +1,14 @@
 // a2a fft1d --points N [--n1 N1] [--backend SPEC] [--check serial|none] [--iters N]
 // The six-step 1D FFT (configurable-alltoall paper, section VI) with its three transposes
 // through an a2a backend, checked against serial FFTW.
-#include <cmath>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
 #include "commands.hpp"
 #include "core/memory.hpp"
+#include "core/points.hpp"
 #include "core/records.hpp"
 #include "core/stats.hpp"
 #include "fft/fft1d.hpp"
@@ -22,6 +23,7 @@ using fft::point;
 
 Runner setup_fft1d(CLI::App& app, const Session& session) {
   struct Settings {
+    std::string points_text;
     std::int64_t points = 0, n1 = 0;
     std::string backend = "auto", check = "serial", fftw_plan = "estimate", format = "table";
     std::string baseline;
@@ -29,9 +31,9 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
   };
   auto s = std::make_shared<Settings>();
   auto* sub = app.add_subcommand("fft1d", "Six-step distributed 1D FFT through a2a transposes");
-  sub->add_option("--points,-N", s->points, "N points (N = N1 N2)")
-      ->required()
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  sub->add_option("--points,-N", s->points_text,
+                  "N points (N = N1 N2): a number, 2^E, or relative to the ranks, e.g. 64P^2")
+      ->required();
   sub->add_option("--n1", s->n1, "N1 (default: the largest divisor of N not above sqrt N)");
   sub->add_option("--backend,-b", s->backend, "backend spec of the three transposes");
   sub->add_option("--check", s->check, "serial (vs serial FFTW) or none")
@@ -44,6 +46,7 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
   sub->add_option("--iters,-n", s->iters, "timed transforms")->check(CLI::Range(1, 100000));
   sub->add_option("--format", s->format, "table or json")->check(CLI::IsMember({"table", "json"}));
   return [session, s]() {
+    s->points = parse_points(s->points_text, session.procs, std::int64_t{1} << 40, "--points");
     const std::int64_t n1 = s->n1 != 0 ? s->n1 : fft::default_n1(s->points);
     if (n1 < 1 || s->points % n1 != 0) {
       throw Error("--n1 " + std::to_string(n1) + " does not divide --points " +

@@ -775,7 +775,7 @@ Runner setup_run(CLI::App& app, const Session& session) {
     if (size < 0) throw Error("cannot read deck '" + opt->deck + "'");
     text.resize(static_cast<std::size_t>(size));
     MPI_Bcast(text.data(), static_cast<int>(size), MPI_CHAR, 0, session.comm);
-    const deck::Deck d = deck::parse(text, opt->deck);
+    const deck::Deck d = deck::parse(text, opt->deck, session.procs);
 #ifndef A2A_WITH_HDF5
     if (opt->output != "none" && !opt->dry_run) {
       throw Error("this build has no HDF5 (A2A_WITH_HDF5=OFF): use --output none");

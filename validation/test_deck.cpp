@@ -7,6 +7,7 @@
 #include <string>
 
 #include "a2a/error.hpp"
+#include "core/points.hpp"
 #include "run/deck.hpp"
 #include "serial_checks.hpp"
 
@@ -143,6 +144,10 @@ radix = [2, 8]
        "\"planewave\"\n",
        5, "planewave"},
       {"[[fft1d]]\npoints = 100\nn1 = 7\nbackends = \"all\"\n", 3, "does not divide"},
+      {"[[fft1d]]\nbackends = \"all\"\npoints = \"64Q^2\"\n", 3, "expected N, B^E, P^E"},
+      {"[[fft1d]]\nbackends = \"all\"\npoints = \"2^200\"\n", 3, "too large"},
+      {"[[fft1d]]\nbackends = \"all\"\npoints = \"2^41\"\n", 3, "outside [1, 1099511627776]"},
+      {"[[fft1d]]\nbackends = \"all\"\npoints = 1.5\n", 3, "integer or text"},
       {"[[is]]\nclass = \"X\"\nbackends = \"all\"\n", 2, "not one of"},
       {"[[is]]\nbackends = \"all\"\ncheck = false\n", 3, "always verifies"},
       {"[[model]]\nprocs = 16\nradix = [2, 1]\n", 3, "a radix is an integer"},
@@ -157,6 +162,48 @@ radix = [2, 8]
     const std::string where = "deck.toml:" + std::to_string(b.line) + ":";
     check(error.find(where) != std::string::npos && error.find(b.words) != std::string::npos,
           "expected '" + where + " ... " + b.words + "', got: " + error);
+  }
+  // Sizes relative to P (configurable-alltoall Fig. 13: N = P^2 and 64 P^2), against their
+  // closed forms for several P.
+  for (int procs : {1, 2, 3, 4, 7, 64}) {
+    const auto P = static_cast<std::int64_t>(procs);
+    try {
+      const auto d = a2a::app::deck::parse(
+          "[[fft1d]]\npoints = \"64P^2\"\nbackends = [\"mpi\"]\n[[fft1d]]\npoints = \"P^2\"\n"
+          "backends = [\"mpi\"]\n[[fft1d]]\npoints = \"2^20\"\nbackends = [\"mpi\"]\n",
+          "rel.toml", procs);
+      check(d.experiments[0].points == 64 * P * P && d.experiments[1].points == P * P &&
+                d.experiments[2].points == (1 << 20),
+            "points relative to P = " + std::to_string(procs));
+    } catch (const a2a::Error& err) {
+      check(false, std::string("relative points parse: ") + err.what());
+    }
+  }
+  for (const auto& [text, want] :
+       std::vector<std::pair<std::string, std::int64_t>>{{"1048576", 1048576},
+                                                         {" 2^10 ", 1024},
+                                                         {"P", 5},
+                                                         {"16P", 80},
+                                                         {"3*P^3", 375},
+                                                         {"64 P^2", 1600},
+                                                         {"p^2", 25}}) {
+    std::int64_t got = -1;
+    try {
+      got = a2a::app::parse_points(text, 5, std::int64_t{1} << 40, "points");
+    } catch (const a2a::Error&) {
+    }
+    check(got == want, "parse_points('" + text + "', P = 5) = " + std::to_string(want) + ", got " +
+                           std::to_string(got));
+  }
+  for (const std::string text :
+       {"", "P^", "^2", "2^", "P2", "-4", "4P^-2", "*P", "9223372036854775807P^2"}) {
+    bool refused = false;
+    try {
+      a2a::app::parse_points(text, 5, std::int64_t{1} << 40, "points");
+    } catch (const a2a::Error&) {
+      refused = true;
+    }
+    check(refused, "parse_points refuses '" + text + "'");
   }
   // Malformed TOML: toml11 names the line ("--> deck.toml" and " 3 | ...").
   const std::string syntax = error_of("[[bench]]\nbackends = \"all\"\nsizes = [8, 16\n");

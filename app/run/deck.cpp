@@ -9,6 +9,7 @@
 #include "a2a/registry.hpp"
 #include "a2a/spec.hpp"
 #include "core/distribution.hpp"
+#include "core/points.hpp"
 
 namespace a2a::app::deck {
 namespace {
@@ -153,7 +154,7 @@ nlohmann::json to_json(const toml::value& v) {
 }
 
 Experiment read_experiment(Type type, const toml::value& table, const toml::value& defaults,
-                           std::size_t index) {
+                           int procs, std::size_t index) {
   Experiment e;
   e.type = type;
   e.table = table;
@@ -178,8 +179,9 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
   // The name is a group of the results file: '/' would make it a path of groups.
   if (e.name.empty() || e.name.find_first_of("/\\") != std::string::npos || e.name == "." ||
       e.name == "..") {
-    fail_at(table.at("name"), "'name' = \"" + e.name +
-                                  "\" cannot be a results group: no '/', '\\', '.' or '..', not empty");
+    fail_at(table.at("name"),
+            "'name' = \"" + e.name +
+                "\" cannot be a results group: no '/', '\\', '.' or '..', not empty");
   }
   if (has("iters") || defaults.contains("iters")) {
     e.iters = static_cast<int>(integer_of(from("iters"), "iters", 1, 1000000));
@@ -244,7 +246,19 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
     }
     case Type::fft1d: {
       if (!has("points")) fail_at(table, "[[fft1d]] needs 'points'");
-      e.points = integer_of(table, "points", 1, std::int64_t{1} << 40);
+      // An integer, or text that may be relative to P: "2^20", "64P^2" (Fig. 13's sizes).
+      if (table.at("points").is_integer()) {
+        e.points = integer_of(table, "points", 1, std::int64_t{1} << 40);
+      } else if (table.at("points").is_string()) {
+        try {
+          e.points =
+              parse_points(text_of(table, "points"), procs, std::int64_t{1} << 40, "'points'");
+        } catch (const Error& error) {
+          fail_at(table.at("points"), error.what());
+        }
+      } else {
+        fail_at(table.at("points"), "'points' must be an integer or text such as \"64P^2\"");
+      }
       if (has("n1")) {
         e.n1 = integer_of(table, "n1", 1, e.points);
         if (e.points % e.n1 != 0) fail_at(table.at("n1"), "'n1' does not divide 'points'");
@@ -344,7 +358,7 @@ std::string error_at(const toml::value& where, const std::string& message) {
   return text;
 }
 
-Deck parse(const std::string& text, const std::string& file) {
+Deck parse(const std::string& text, const std::string& file, int procs) {
   Deck deck;
   deck.file = file;
   deck.text = text;
@@ -389,7 +403,7 @@ Deck parse(const std::string& text, const std::string& file) {
     for (std::size_t i = 0; i < tables.size(); ++i) {
       if (!tables[i].is_table()) fail_at(tables[i], "'" + key + "' entries must be tables");
       found.emplace_back(tables[i].location().line(),
-                         read_experiment(type, tables[i], *defaults, i));
+                         read_experiment(type, tables[i], *defaults, procs, i));
     }
   }
   // Deck order: as written, whatever the experiment type.

@@ -13,7 +13,7 @@
 //   per_call = true             # Alltoallv through a2a::VectorExchange (counts every call)
 //
 //   [[fft]]   grid, decomp, proc_grid, transform, check, baseline = "fftw-mpi", backends
-//   [[fft1d]] points, n1, check, baseline = "fftw-mpi", backends
+//   [[fft1d]] points (or "64P^2", "2^20"), n1, check, baseline = "fftw-mpi", backends
 //   [[is]]    class, iterations (NPB's, per repetition), counts_backend, backends
 //   [[model]] procs, radix = "all" | [2, 4, ...]   (K and D of TRA, Propositions 1-4)
 //
@@ -64,8 +64,9 @@ struct Deck {
   std::vector<Experiment> experiments;  // in deck order, bench before fft... as written
 };
 
-// Parses and checks a deck's text. Throws a2a::Error naming file and line.
-Deck parse(const std::string& text, const std::string& file);
+// Parses and checks a deck's text for a run on `procs` ranks (sizes may be relative to P:
+// fft1d points = "64P^2"). Throws a2a::Error naming file and line.
+Deck parse(const std::string& text, const std::string& file, int procs = 1);
 
 // "FILE:LINE: message" and the deck line underlined, for errors found after parsing.
 std::string error_at(const toml::value& where, const std::string& message);
