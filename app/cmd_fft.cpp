@@ -19,8 +19,6 @@
 #include "io/hdf5_array.hpp"
 #endif
 
-#include <fftw3-mpi.h>
-
 namespace a2a::app {
 namespace {
 
@@ -51,10 +49,10 @@ int run(const Session& session, const Settings& s) {
   o.backend = s.backend;
   o.backend2 = s.backend2;
   o.fftw_flags = s.fftw_plan == "measure" ? FFTW_MEASURE : FFTW_ESTIMATE;
-  check_memory(session.comm,
-               fft_memory(o.n, session.procs, s.check == "serial" || planewave,
-                          sizeof(std::complex<Real>)),
-               "fft " + s.grid);
+  check_memory(
+      session.comm,
+      fft_memory(o.n, session.procs, s.check == "serial" || planewave, sizeof(std::complex<Real>)),
+      "fft " + s.grid);
   fft::Fft3d<Real> fft(session.comm, o);
   const std::array<std::int64_t, 3> spectrum_grid{o.n[0], o.n[1], r2c ? o.n[2] / 2 + 1 : o.n[2]};
   const Box in_box = r2c ? fft.real_box() : fft.input_box();

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "commands.hpp"
 #include "core/memory.hpp"
@@ -13,8 +14,6 @@
 #include "core/stats.hpp"
 #include "fft/fft1d.hpp"
 #include "fft/harness.hpp"
-
-#include <fftw3-mpi.h>
 
 namespace a2a::app {
 
@@ -78,45 +77,24 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
     const bool checked = s->check != "none", passed = !checked || error <= bound;
 
     // The baseline: FFTW's own MPI 1D transform (its own distribution) on the same points.
-    fftw_plan baseline = nullptr;
-    fftw_complex* data = nullptr;
+    std::unique_ptr<fft::FftwMpi1d> baseline;
     double baseline_error = -1;
     if (!s->baseline.empty()) {
-      fftw_mpi_init();
-      ptrdiff_t ni = 0, i0 = 0, no = 0, o0 = 0;
-      const ptrdiff_t alloc = fftw_mpi_local_size_1d(s->points, session.comm, FFTW_FORWARD,
-                                                     FFTW_ESTIMATE, &ni, &i0, &no, &o0);
-      data = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
-      baseline =
-          fftw_mpi_plan_dft_1d(s->points, data, data, session.comm, FFTW_FORWARD, FFTW_ESTIMATE);
-      int planned = baseline != nullptr;
-      MPI_Allreduce(MPI_IN_PLACE, &planned, 1, MPI_INT, MPI_LAND, session.comm);
-      if (!planned) {
-        throw Error("FFTW-MPI cannot plan a 1D transform of " + std::to_string(s->points) +
-                    " points on " + std::to_string(session.procs) +
-                    " ranks (it needs N divisible by P, ideally by P^2)");
-      }
-      for (ptrdiff_t i = 0; i < ni; ++i) {
-        const auto v = point(i0 + i);
-        data[i][0] = v.real();
-        data[i][1] = v.imag();
-      }
-      fftw_execute(baseline);
-      const std::vector<std::complex<double>> theirs(
-          reinterpret_cast<std::complex<double>*>(data),
-          reinterpret_cast<std::complex<double>*>(data) + no);
-      const auto a = gather_blocks(session.comm, theirs), b = gather_blocks(session.comm, out);
+      baseline = std::make_unique<fft::FftwMpi1d>(session.comm, s->points);
+      baseline->forward();
+      const auto a = gather_blocks(session.comm, baseline->output());
+      const auto b = gather_blocks(session.comm, out);
       if (session.root()) baseline_error = fft::relative_error(b, a);
       MPI_Bcast(&baseline_error, 1, MPI_DOUBLE, 0, session.comm);
     }
-    const bool baseline_agrees = baseline == nullptr || baseline_error <= bound;
+    const bool baseline_agrees = !baseline || baseline_error <= bound;
 
     fft.transpose_seconds = fft.compute_seconds = 0;
     std::vector<double> times, baseline_times;
     auto timed = [&](auto&& body) { return slowest_us(session.comm, body); };
     for (int it = 0; it < s->iters; ++it) {
       times.push_back(timed([&] { fft.forward(in.data(), out.data()); }));
-      if (baseline != nullptr) baseline_times.push_back(timed([&] { fftw_execute(baseline); }));
+      if (baseline) baseline_times.push_back(timed([&] { baseline->forward(); }));
     }
     double split[2] = {fft.transpose_seconds, fft.compute_seconds};
     MPI_Allreduce(MPI_IN_PLACE, split, 2, MPI_DOUBLE, MPI_MAX, session.comm);
@@ -140,7 +118,7 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
                             {"compute_us", split[1] * 1e6 / s->iters},
                             {"gflops", 5 * n * std::log2(n) / (sum.median * 1e-6) / 1e9}};
       put_summary(rec, sum);
-      if (baseline != nullptr) {
+      if (baseline) {
         put_baseline(rec, "fftw-mpi", times, baseline_times, baseline_error);
       }
       if (s->format == "json") {
@@ -156,14 +134,10 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
             "and twiddles %.1f us, %.2f GFlop/s\n",
             sum.median, sum.ci95_low, sum.ci95_high, split[0] * 1e6 / s->iters,
             split[1] * 1e6 / s->iters, rec["gflops"].get<double>());
-        if (baseline != nullptr) {
+        if (baseline) {
           print_baseline(rec, baseline_agrees);
         }
       }
-    }
-    if (baseline != nullptr) {
-      fftw_destroy_plan(baseline);
-      fftw_free(data);
     }
     return passed && baseline_agrees ? 0 : 1;
   };

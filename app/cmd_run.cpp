@@ -259,6 +259,9 @@ void validate(const Session& session, const Experiment& e) {
     case Type::fft:
     case Type::fft1d: {
 #ifdef A2A_WITH_FFTW
+#ifndef A2A_WITH_FFTW_MPI
+      if (!e.baseline.empty()) fail_at(e.table.at("baseline"), fft::kNoFftwMpi);
+#endif
       // Plans are cheap with FFTW_ESTIMATE: make each once to find impossible combinations.
       fft::Options o;
       if (e.type == Type::fft) o = fft_options(session, e);
@@ -520,48 +523,24 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
     }
     progress.advance(2 * unit, spec + " checked");
   }
-  fftw_plan baseline = nullptr;
-  fftw_complex* data = nullptr;
+  std::unique_ptr<fft::FftwMpi1d> baseline;
   std::vector<double> baseline_times;
   if (!e.baseline.empty()) {
-    fftw_mpi_init();
-    ptrdiff_t ni = 0, i0 = 0, no = 0, o0 = 0;
-    const ptrdiff_t alloc = fftw_mpi_local_size_1d(e.points, session.comm, FFTW_FORWARD,
-                                                   FFTW_ESTIMATE, &ni, &i0, &no, &o0);
-    data = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
-    baseline =
-        fftw_mpi_plan_dft_1d(e.points, data, data, session.comm, FFTW_FORWARD, FFTW_ESTIMATE);
-    int planned = baseline != nullptr;
-    MPI_Allreduce(MPI_IN_PLACE, &planned, 1, MPI_INT, MPI_LAND, session.comm);
-    if (!planned) {
-      if (baseline != nullptr) fftw_destroy_plan(baseline);
-      fftw_free(data);
-      fail_at(e.table.at("baseline"), "FFTW-MPI cannot plan a 1D transform of " +
-                                          std::to_string(e.points) + " points on " +
-                                          std::to_string(session.procs) + " ranks");
-    }
-    for (ptrdiff_t i = 0; i < ni; ++i) {
-      const auto v = fft::point(i0 + i);
-      data[i][0] = v.real();
-      data[i][1] = v.imag();
-    }
+    at_line(e.table.at("baseline"), "",
+            [&] { baseline = std::make_unique<fft::FftwMpi1d>(session.comm, e.points); });
   }
   for (int it = -e.warmup; it < e.iters; ++it) {
     for (Entry& x : entries) {
       x.t.measure(session, *x.fft, it >= 0, [&] { x.fft->forward(x.in.data(), x.out.data()); });
     }
-    if (baseline != nullptr) {
-      const double us = slowest_us(session.comm, [&] { fftw_execute(baseline); });
+    if (baseline) {
+      const double us = slowest_us(session.comm, [&] { baseline->forward(); });
       if (it >= 0) baseline_times.push_back(us);
     }
     progress.advance(static_cast<double>(entries.size()) * unit,
                      it < 0
                          ? std::string("warm-up")
                          : "iteration " + std::to_string(it + 1) + "/" + std::to_string(e.iters));
-  }
-  if (baseline != nullptr) {
-    fftw_destroy_plan(baseline);
-    fftw_free(data);
   }
   if (!session.root()) return result;
   const double n = static_cast<double>(e.points);
@@ -586,7 +565,7 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
          {{"times_us", x.t.total}, {"transpose_us", x.t.transpose}, {"compute_us", x.t.compute}},
          {}});
   }
-  if (baseline != nullptr) {
+  if (baseline) {
     nlohmann::json rec = base_record("fftw-mpi", "fftw-mpi");
     rec["check"] = "skipped";
     const stats::Summary s = stats::summarize(baseline_times);

@@ -21,13 +21,15 @@ endif()
 if(A2A_WITH_FFTW)
   find_package(PkgConfig REQUIRED)
   pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3 fftw3f)
-  # FFTW's MPI libraries have no pkg-config file on Debian: find them beside libfftw3.
-  find_library(FFTW3_MPI_LIBRARY fftw3_mpi HINTS ${FFTW3_LIBRARY_DIRS} REQUIRED)
-  find_library(FFTW3F_MPI_LIBRARY fftw3f_mpi HINTS ${FFTW3_LIBRARY_DIRS} REQUIRED)
-  add_library(a2a_fftw3_mpi INTERFACE)
-  add_library(FFTW3::mpi ALIAS a2a_fftw3_mpi)
-  target_link_libraries(a2a_fftw3_mpi INTERFACE ${FFTW3_MPI_LIBRARY} ${FFTW3F_MPI_LIBRARY}
-                                                PkgConfig::FFTW3 MPI::MPI_C)
+  if(A2A_WITH_FFTW_MPI)
+    # FFTW's MPI libraries have no pkg-config file on Debian: find them beside libfftw3.
+    find_library(FFTW3_MPI_LIBRARY fftw3_mpi HINTS ${FFTW3_LIBRARY_DIRS} REQUIRED)
+    find_library(FFTW3F_MPI_LIBRARY fftw3f_mpi HINTS ${FFTW3_LIBRARY_DIRS} REQUIRED)
+    add_library(a2a_fftw3_mpi INTERFACE)
+    add_library(FFTW3::mpi ALIAS a2a_fftw3_mpi)
+    target_link_libraries(a2a_fftw3_mpi INTERFACE ${FFTW3_MPI_LIBRARY} ${FFTW3F_MPI_LIBRARY}
+                                                  PkgConfig::FFTW3 MPI::MPI_C)
+  endif()
 endif()
 
 if(A2A_WITH_HDF5)

@@ -5,6 +5,9 @@
 # Open MPI refuses more ranks than cores and refuses root unless told, so the preflags gain
 # --oversubscribe and the environment the two OMPI_ALLOW_RUN_AS_ROOT variables. Every test gets
 # a timeout (a deadlock fails fast) and PROCESSORS = RANKS so ctest -j does not overload.
+# Tests with more than 5 ranks also get the label `many_ranks` (the MPICH leg of scripts/test
+# leaves them out: oversubscribed 6-12 ranks take most of its time, and P = 1..5 already
+# covers power-of-two, odd and prime counts).
 set(A2A_TEST_TIMEOUT 120 CACHE STRING "Default per-test timeout in seconds")
 
 execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE _a2a_mpiexec_version
@@ -39,6 +42,9 @@ function(a2a_add_mpi_test NAME RANKS)
     PROCESSORS ${RANKS}
     ENVIRONMENT "${A2A_MPI_TEST_ENV};${ARG_ENVIRONMENT}"
     LABELS "mpi;${ARG_LABELS}")
+  if(RANKS GREATER 5)
+    set_property(TEST ${NAME} APPEND PROPERTY LABELS many_ranks)
+  endif()
   if(ARG_WILL_FAIL)
     set_tests_properties(${NAME} PROPERTIES WILL_FAIL TRUE)
   endif()

@@ -3,7 +3,9 @@
 // and FFTW's own MPI transform as the baseline.
 #pragma once
 
+#ifdef A2A_WITH_FFTW_MPI
 #include <fftw3-mpi.h>
+#endif
 #include <fftw3.h>
 #include <mpi.h>
 
@@ -95,8 +97,8 @@ inline std::pair<int, int> process_grid(const std::string& decomp, const std::st
 // input and spectrum, the reference).
 inline std::uint64_t fft_memory(const std::array<std::int64_t, 3>& n, int procs, bool serial_check,
                                 std::size_t complex_bytes) {
-  const double points = static_cast<double>(n[0]) * static_cast<double>(n[1]) *
-                        static_cast<double>(n[2]);
+  const double points =
+      static_cast<double>(n[0]) * static_cast<double>(n[1]) * static_cast<double>(n[2]);
   double bytes = 14 * points / procs * static_cast<double>(complex_bytes) + (1 << 20);
   if (serial_check) bytes += 3 * points * static_cast<double>(complex_bytes);
   return bytes >= 1.8e19 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(bytes);
@@ -217,12 +219,82 @@ std::vector<std::complex<Real>> gather(MPI_Comm comm, const Box& b,
   return grid;
 }
 
+// The FFTW-MPI baseline needs libfftw3-mpi built for this MPI (Debian: Open MPI only); the
+// MPICH and SimGrid builds have serial FFTW for the local transforms and no baseline.
+inline constexpr const char* kNoFftwMpi =
+    "this build has no FFTW-MPI (A2A_WITH_FFTW_MPI=OFF: Debian builds it for Open MPI only), "
+    "so --baseline fftw-mpi cannot run";
+
+// The deterministic 1D input: point i of N (the six-step FFT's and the baseline's).
+inline std::complex<double> point(std::int64_t i);
+
+// FFTW's own MPI 1D transform (its own distribution, in place) on the natural points: the
+// six-step FFT's baseline. Throws a2a::Error, on every rank, where FFTW-MPI cannot plan N on P
+// ranks (it needs N divisible by P, ideally by P^2) or the build has no FFTW-MPI.
+class FftwMpi1d {
+ public:
+  FftwMpi1d(MPI_Comm comm, std::int64_t points) {
+#ifdef A2A_WITH_FFTW_MPI
+    fftw_mpi_init();
+    ptrdiff_t ni = 0, i0 = 0, o0 = 0;
+    const ptrdiff_t alloc =
+        fftw_mpi_local_size_1d(points, comm, FFTW_FORWARD, FFTW_ESTIMATE, &ni, &i0, &outputs_, &o0);
+    data_ = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
+    plan_ = fftw_mpi_plan_dft_1d(points, data_, data_, comm, FFTW_FORWARD, FFTW_ESTIMATE);
+    int planned = plan_ != nullptr;
+    MPI_Allreduce(MPI_IN_PLACE, &planned, 1, MPI_INT, MPI_LAND, comm);
+    if (!planned) {
+      int procs = 1;
+      MPI_Comm_size(comm, &procs);
+      release();
+      throw Error("FFTW-MPI cannot plan a 1D transform of " + std::to_string(points) +
+                  " points on " + std::to_string(procs) +
+                  " ranks (it needs N divisible by P, ideally by P^2)");
+    }
+    for (ptrdiff_t i = 0; i < ni; ++i) {
+      const auto v = point(i0 + i);
+      data_[i][0] = v.real();
+      data_[i][1] = v.imag();
+    }
+#else
+    (void)comm;
+    (void)points;
+    throw Error(kNoFftwMpi);
+#endif
+  }
+  FftwMpi1d(const FftwMpi1d&) = delete;
+  FftwMpi1d& operator=(const FftwMpi1d&) = delete;
+  ~FftwMpi1d() {
+    release();
+  }
+  void forward() {
+    fftw_execute(plan_);
+  }
+  // This rank's block of the spectrum (after forward()).
+  std::vector<std::complex<double>> output() const {
+    const auto* first = reinterpret_cast<const std::complex<double>*>(data_);
+    return {first, first + outputs_};
+  }
+
+ private:
+  void release() {
+    if (plan_ != nullptr) fftw_destroy_plan(plan_);
+    if (data_ != nullptr) fftw_free(data_);
+    plan_ = nullptr;
+    data_ = nullptr;
+  }
+  fftw_plan plan_ = nullptr;
+  fftw_complex* data_ = nullptr;
+  ptrdiff_t outputs_ = 0;
+};
+
 // FFTW's own MPI 3D transform (x-slabs of FFTW's choosing) on the same input: the baseline.
 // c2c, or r2c/c2r in place with FFTW's padded real layout (rows of 2 (n2/2 + 1) reals).
 class FftwMpi {
  public:
   FftwMpi(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool r2c, unsigned flags)
       : n_(n), r2c_(r2c), nc_(r2c ? n[2] / 2 + 1 : n[2]) {
+#ifdef A2A_WITH_FFTW_MPI
     fftw_mpi_init();
     const ptrdiff_t alloc = fftw_mpi_local_size_3d(n[0], n[1], nc_, comm, &local_n0_, &start_);
     data_ = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
@@ -235,6 +307,11 @@ class FftwMpi {
       backward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_BACKWARD, flags);
     }
     if (forward_ == nullptr || backward_ == nullptr) throw Error("FFTW-MPI could not plan");
+#else
+    (void)comm;
+    (void)flags;
+    throw Error(kNoFftwMpi);
+#endif
   }
   ~FftwMpi() {
     fftw_destroy_plan(forward_);
@@ -242,9 +319,15 @@ class FftwMpi {
     fftw_free(data_);
   }
   // The spectrum's box (n2/2 + 1 along z for r2c) and the input's.
-  Box box() const { return Box{{start_, 0, 0}, {start_ + local_n0_, n_[1], nc_}}; }
-  Box real_box() const { return Box{{start_, 0, 0}, {start_ + local_n0_, n_[1], n_[2]}}; }
-  std::complex<double>* data() { return reinterpret_cast<std::complex<double>*>(data_); }
+  Box box() const {
+    return Box{{start_, 0, 0}, {start_ + local_n0_, n_[1], nc_}};
+  }
+  Box real_box() const {
+    return Box{{start_, 0, 0}, {start_ + local_n0_, n_[1], n_[2]}};
+  }
+  std::complex<double>* data() {
+    return reinterpret_cast<std::complex<double>*>(data_);
+  }
   // Copies unpadded input (complex for c2c, real for r2c) into FFTW's layout.
   template <typename T>
   void load(const std::vector<T>& in) {
@@ -258,7 +341,9 @@ class FftwMpi {
       std::copy(in.begin(), in.end(), data());
     }
   }
-  void forward() { fftw_execute(forward_); }
+  void forward() {
+    fftw_execute(forward_);
+  }
   void backward_normalized() {
     fftw_execute(backward_);
     const double scale = 1.0 / static_cast<double>(n_[0] * n_[1] * n_[2]);
