@@ -1,11 +1,17 @@
 // a2a model --procs P [--radix r|sqrt|all] [--block-bytes S]: the closed-form K and D of the
 // radix-r Bruck family (configurable-alltoall paper, Propositions 1-4).
+// a2a model --fit RESULTS.jsonl [--procs P --block-bytes S]: a per-machine cost model fitted to
+// measured exchanges (core/fit.hpp), and with P and S the predicted time per radix.
 #include <charconv>
+#include <fstream>
 #include <iostream>
+#include <set>
+#include <sstream>
 
 #include "a2a/error.hpp"
 #include "a2a/model.hpp"
 #include "commands.hpp"
+#include "core/fit.hpp"
 #include "core/records.hpp"
 
 namespace a2a::app {
@@ -84,6 +90,82 @@ int run_tra2_model(const Session& session, const Options& opt) {
   return 0;
 }
 
+// Fits the cost model to FILE; with P and S, predicts TRA's time per radix from K and D.
+template <typename Options>
+int run_fit(const Session& session, const Options& opt) {
+  if (!session.root()) return 0;
+  std::ifstream in(opt.fit);
+  if (!in) throw Error("--fit: cannot read '" + opt.fit + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const fit::Result result = fit::fit(fit::read_observations(text.str(), opt.fit));
+  const auto format = parse_format(opt.format);
+  if (format == Format::json) {
+    std::cout << fit::to_json(result).dump() << "\n";
+  } else {
+    std::printf("cost model fitted to %zu measurements in %s (weighted least squares, Eigen QR):\n",
+                result.observations, opt.fit.c_str());
+    std::printf("  alpha = %.4g us per message      (95%% CI +- %.2g)\n", result.alpha_us.value,
+                result.alpha_us.ci95);
+    std::printf("  beta  = %.4g us per byte sent    (95%% CI +- %.2g): %.3g GB/s\n",
+                result.beta_us_per_byte.value, result.beta_us_per_byte.ci95,
+                result.beta_us_per_byte.value > 0 ? 1e-3 / result.beta_us_per_byte.value : 0.0);
+    if (result.has_gamma) {
+      std::printf("  gamma = %.4g us per byte copied  (95%% CI +- %.2g)\n",
+                  result.gamma_us_per_byte.value, result.gamma_us_per_byte.ci95);
+    } else {
+      std::printf(
+          "  gamma: not separable (only direct or only store-and-forward backends "
+          "measured): folded into beta\n");
+    }
+    std::printf("  R^2 = %.4f; median |predicted - measured| / measured per backend:\n",
+                result.r_squared);
+    for (const auto& [backend, error] : result.median_relative_error)
+      std::printf("    %-40s %6.1f%%\n", backend.c_str(), 100 * error);
+  }
+  if (opt.procs == 0) return 0;
+  if (opt.block_bytes == 0) throw Error("--fit with --procs needs --block-bytes S to predict");
+  // TRA at radix r: K(P, r) messages, D(P, r) S bytes sent and copied.
+  const std::uint64_t p = opt.procs, hi = std::max<std::uint64_t>(2, p);
+  const auto predicted = [&](std::uint64_t r) {
+    const model::RadixCost c = model::tra_cost(p, r);
+    const double bytes = static_cast<double>(c.blocks) * static_cast<double>(opt.block_bytes);
+    return result.predict(static_cast<double>(c.rounds), bytes, bytes);
+  };
+  std::uint64_t best = 2;
+  const std::uint64_t searched = std::min<std::uint64_t>(hi, kMostRows);
+  for (std::uint64_t r = 2; r <= searched; ++r) {
+    if (predicted(r) < predicted(best)) best = r;
+  }
+  std::set<std::uint64_t> shown = {2, 3, model::sqrt_radix(p), best, hi};
+  if (opt.radix_given) {
+    const auto list = radices(opt.radix, p, "--radix");
+    shown = std::set<std::uint64_t>(list.begin(), list.end());
+    shown.insert(best);
+  } else {
+    for (std::uint64_t r = 4; r < hi; r *= 2)
+      shown.insert(r);
+  }
+  std::vector<nlohmann::json> records;
+  for (std::uint64_t r : shown) {
+    if (r > hi) continue;
+    const model::RadixCost c = model::tra_cost(p, r);
+    std::string note = r == best ? "best (of r = 2.." + std::to_string(searched) + ")" : "";
+    if (r == model::sqrt_radix(p))
+      note += std::string(note.empty() ? "" : ", ") + "r = ceil(sqrt P)";
+    records.push_back({{"procs", p},
+                       {"radix", r},
+                       {"K", c.rounds},
+                       {"D", c.blocks},
+                       {"bytes", c.blocks * opt.block_bytes},
+                       {"predicted_us", predicted(r)},
+                       {"note", note}});
+  }
+  write_records(std::cout, records, {"procs", "radix", "K", "D", "bytes", "predicted_us", "note"},
+                format);
+  return 0;
+}
+
 }  // namespace
 
 Runner setup_model(CLI::App& app, const Session& session) {
@@ -94,13 +176,18 @@ Runner setup_model(CLI::App& app, const Session& session) {
     std::string format = "table";
     std::uint64_t ranks_per_node = 0;
     std::string r1 = "sqrt", r2 = "max";
+    std::string fit;
+    bool radix_given = false;
   };
   auto opt = std::make_shared<Options>();
   auto* sub = app.add_subcommand("model", "Closed-form rounds K and blocks D of TRA (Props 1-4)");
   sub->add_option("--procs,-P", opt->procs, "process count P")
-      ->required()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 31));
-  sub->add_option("--radix,-r", opt->radix, "radix r in [2, P], 'sqrt' or 'all' (r = 2..P)");
+  auto* radix =
+      sub->add_option("--radix,-r", opt->radix, "radix r in [2, P], 'sqrt' or 'all' (r = 2..P)");
+  sub->add_option("--fit", opt->fit,
+                  "fit alpha/beta/gamma to a2a bench JSON records (FILE.jsonl); with --procs and "
+                  "--block-bytes, predict TRA's time per radix");
   sub->add_option("--block-bytes,-S", opt->block_bytes, "block size S: also print D*S bytes");
   sub->add_option("--ranks-per-node,-Q", opt->ranks_per_node,
                   "tra2: Q ranks per node (P % Q == 0); prints K1, D1, K2, D2");
@@ -108,7 +195,10 @@ Runner setup_model(CLI::App& app, const Session& session) {
   sub->add_option("--r2", opt->r2, "tra2 inter-node radix in [2, N], 'max' (= N), 'sqrt' or 'all'");
   sub->add_option("--format", opt->format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}));
-  return [session, opt]() {
+  return [session, opt, radix]() {
+    opt->radix_given = radix->count() > 0;
+    if (!opt->fit.empty()) return run_fit(session, *opt);
+    if (opt->procs == 0) throw Error("model: --procs P is required (or --fit FILE)");
     if (opt->ranks_per_node > 0) return run_tra2_model(session, *opt);
     const std::uint64_t p = opt->procs;
     const std::vector<std::uint64_t> list = radices(opt->radix, p, "--radix");
@@ -123,8 +213,8 @@ Runner setup_model(CLI::App& app, const Session& session) {
       if (opt->block_bytes > 0) {
         std::uint64_t bytes = 0;
         if (__builtin_mul_overflow(cost.blocks, opt->block_bytes, &bytes)) {
-          throw Error("--block-bytes " + std::to_string(opt->block_bytes) + ": D x S at r = " +
-                      std::to_string(r) + " is more than 2^64 bytes");
+          throw Error("--block-bytes " + std::to_string(opt->block_bytes) +
+                      ": D x S at r = " + std::to_string(r) + " is more than 2^64 bytes");
         }
         rec["bytes"] = bytes;
       }

@@ -18,6 +18,9 @@ if(NOT CLI11_FOUND)
   target_include_directories(CLI11::CLI11 INTERFACE "${CLI11_INCLUDE_DIR}")
 endif()
 
+# Eigen (header only): the least-squares fit of `a2a model --fit`.
+find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+
 if(A2A_WITH_FFTW)
   find_package(PkgConfig REQUIRED)
   pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3 fftw3f)
