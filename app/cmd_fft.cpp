@@ -27,6 +27,7 @@ using namespace a2a::fft;
 struct Settings {
   std::string grid = "32x32x32", decomp = "pencil", proc_grid, backend = "auto", backend2;
   std::string check = "serial", precision = "double", fftw_plan = "estimate", format = "table";
+  std::string wisdom;                   // FFTW wisdom file, read before planning and written after
   std::string baseline;                 // "fftw-mpi": FFTW's own MPI transform in the same run
   std::string transform = "c2c";        // or r2c (forward r2c, backward c2r)
   std::string input_file, output_file;  // parallel HDF5
@@ -48,7 +49,11 @@ int run(const Session& session, const Settings& s) {
   o.r2c = r2c;
   o.backend = s.backend;
   o.backend2 = s.backend2;
-  o.fftw_flags = s.fftw_plan == "measure" ? FFTW_MEASURE : FFTW_ESTIMATE;
+  o.fftw_flags = fft::fftw_flags_of(s.fftw_plan);
+  if (s.fftw_plan == "wisdom-only" && s.wisdom.empty()) {
+    throw Error("--fftw-plan wisdom-only needs --wisdom FILE");
+  }
+  const fft::Wisdom wisdom(session.comm, s.wisdom);
   check_memory(
       session.comm,
       fft_memory(o.n, session.procs, s.check == "serial" || planewave, sizeof(std::complex<Real>)),
@@ -165,6 +170,7 @@ int run(const Session& session, const Settings& s) {
       MPI_Bcast(&baseline_error, 1, MPI_DOUBLE, 0, session.comm);
     }
   }
+  wisdom.save();  // every plan of this run (ours and the baseline's) is made
   const bool baseline_agrees = !baseline || baseline_error <= bound;
 
   fft.transpose_seconds = fft.compute_seconds = 0;
@@ -252,8 +258,11 @@ Runner setup_fft(CLI::App& app, const Session& session) {
       ->check(CLI::IsMember({"serial", "roundtrip", "planewave", "none"}));
   sub->add_option("--precision", s->precision, "double or float")
       ->check(CLI::IsMember({"double", "float"}));
-  sub->add_option("--fftw-plan", s->fftw_plan, "estimate or measure")
-      ->check(CLI::IsMember({"estimate", "measure"}));
+  sub->add_option("--fftw-plan", s->fftw_plan,
+                  "estimate, measure, patient, or wisdom-only (plans only from --wisdom)")
+      ->check(CLI::IsMember({"estimate", "measure", "patient", "wisdom-only"}));
+  sub->add_option("--wisdom", s->wisdom,
+                  "FFTW wisdom file: imported before planning, written after (FILE, FILE.float)");
   sub->add_option("--baseline", s->baseline,
                   "fftw-mpi: also run FFTW's MPI transform on the same input, compare, time")
       ->check(CLI::IsMember({"fftw-mpi"}));

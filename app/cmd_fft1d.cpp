@@ -25,7 +25,7 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
     std::string points_text;
     std::int64_t points = 0, n1 = 0;
     std::string backend = "auto", check = "serial", fftw_plan = "estimate", format = "table";
-    std::string baseline;
+    std::string baseline, wisdom;
     int iters = 10;
   };
   auto s = std::make_shared<Settings>();
@@ -37,8 +37,11 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
   sub->add_option("--backend,-b", s->backend, "backend spec of the three transposes");
   sub->add_option("--check", s->check, "serial (vs serial FFTW) or none")
       ->check(CLI::IsMember({"serial", "none"}));
-  sub->add_option("--fftw-plan", s->fftw_plan, "estimate or measure")
-      ->check(CLI::IsMember({"estimate", "measure"}));
+  sub->add_option("--fftw-plan", s->fftw_plan,
+                  "estimate, measure, patient, or wisdom-only (plans only from --wisdom)")
+      ->check(CLI::IsMember({"estimate", "measure", "patient", "wisdom-only"}));
+  sub->add_option("--wisdom", s->wisdom,
+                  "FFTW wisdom file: imported before planning, written after");
   sub->add_option("--baseline", s->baseline,
                   "fftw-mpi: also run FFTW's MPI 1D transform on the same input, compare, time")
       ->check(CLI::IsMember({"fftw-mpi"}));
@@ -58,8 +61,12 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
     }
     check_memory(session.comm, fft::fft1d_memory(s->points, session.procs, s->check == "serial"),
                  "fft1d of " + std::to_string(s->points) + " points");
-    fft::SixStep fft(session.comm, n1, n2, s->backend,
-                     s->fftw_plan == "measure" ? FFTW_MEASURE : FFTW_ESTIMATE);
+    if (s->fftw_plan == "wisdom-only" && s->wisdom.empty()) {
+      throw Error("--fftw-plan wisdom-only needs --wisdom FILE");
+    }
+    const fft::Wisdom wisdom(session.comm, s->wisdom);
+    fft::SixStep fft(session.comm, n1, n2, s->backend, fft::fftw_flags_of(s->fftw_plan));
+    wisdom.save();
     std::vector<std::complex<double>> in(static_cast<std::size_t>(fft.input_count()));
     for (std::size_t i = 0; i < in.size(); ++i)
       in[i] = point(fft.input_first() + static_cast<std::int64_t>(i));

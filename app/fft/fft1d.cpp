@@ -54,8 +54,13 @@ SixStep::SixStep(MPI_Comm comm, std::int64_t n1, std::int64_t n2, const std::str
     fft_n2_ = fftw_plan_many_dft(1, &len2, rows2, a, nullptr, 1, len2, a, nullptr, 1, len2,
                                  FFTW_FORWARD, fftw_flags);
   }
-  if ((rows1 > 0 && fft_n1_ == nullptr) || (rows2 > 0 && fft_n2_ == nullptr)) {
-    throw Error("FFTW could not plan the six-step transforms");
+  // Every rank learns whether every rank planned (FFTW_WISDOM_ONLY may fail on some only).
+  int planned = !((rows1 > 0 && fft_n1_ == nullptr) || (rows2 > 0 && fft_n2_ == nullptr));
+  MPI_Allreduce(MPI_IN_PLACE, &planned, 1, MPI_INT, MPI_LAND, comm);
+  if (!planned) {
+    throw Error((fftw_flags & FFTW_WISDOM_ONLY) != 0
+                    ? "--fftw-plan wisdom-only: the wisdom has no plan for the six-step transforms"
+                    : "FFTW could not plan the six-step transforms");
   }
 }
 

@@ -94,6 +94,7 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
   work1_.resize(most);
 
   // FFTW guru plans, one per (stage, direction), in place on the stage's box.
+  bool planned = true;
   using F = Fftw<Real>;
   using iodim = std::conditional_t<std::is_same_v<Real, double>, fftw_iodim, fftwf_iodim>;
   for (int stage = 0; stage < 3; ++stage) {
@@ -121,8 +122,7 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
       auto* data = reinterpret_cast<typename F::complex*>(work0_.data());
       auto p = F::guru(1, &dim, static_cast<int>(how.size()), how.data(), data, data, sign,
                        o.fftw_flags);
-      if (p == nullptr)
-        throw Error("FFTW could not plan a transform along axis " + std::to_string(axis));
+      if (p == nullptr) planned = false;
       plans_.push_back(reinterpret_cast<void*>(p));
     }
   }
@@ -138,7 +138,15 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
         F::r2c(1, &r2c_dim, 1, &r2c_how, real_work_.data(), c, o.fftw_flags));
     c2r_plan_ = reinterpret_cast<void*>(
         F::c2r(1, &c2r_dim, 1, &c2r_how, c, real_work_.data(), o.fftw_flags));
-    if (r2c_plan_ == nullptr || c2r_plan_ == nullptr) throw Error("FFTW could not plan r2c/c2r");
+    if (r2c_plan_ == nullptr || c2r_plan_ == nullptr) planned = false;
+  }
+  // Every rank learns whether every rank planned (FFTW_WISDOM_ONLY may fail on some only).
+  int all_planned = planned;
+  MPI_Allreduce(MPI_IN_PLACE, &all_planned, 1, MPI_INT, MPI_LAND, comm);
+  if (!all_planned) {
+    throw Error((o.fftw_flags & FFTW_WISDOM_ONLY) != 0
+                    ? "--fftw-plan wisdom-only: the wisdom has no plan for this grid's transforms"
+                    : "FFTW could not plan the local transforms");
   }
 }
 

@@ -15,10 +15,14 @@
 #include <climits>
 #include <cmath>
 #include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <numbers>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "a2a/error.hpp"
@@ -219,6 +223,81 @@ std::vector<std::complex<Real>> gather(MPI_Comm comm, const Box& b,
   return grid;
 }
 
+// --fftw-plan: estimate, measure, patient, or wisdom-only (measure-quality plans taken only
+// from --wisdom: an error, on every rank, where the wisdom lacks one, instead of planning).
+inline unsigned fftw_flags_of(const std::string& plan) {
+  if (plan == "measure") return FFTW_MEASURE;
+  if (plan == "patient") return FFTW_PATIENT;
+  if (plan == "wisdom-only") return FFTW_MEASURE | FFTW_WISDOM_ONLY;
+  return FFTW_ESTIMATE;
+}
+
+// FFTW wisdom kept across runs (--wisdom FILE), for double and single precision (FILE and
+// FILE.float): every rank imports what exists before planning; save() after planning writes
+// rank 0's wisdom (with every rank's, gathered, where FFTW-MPI is there) through a temporary
+// file and a rename, so a run stopped mid-write leaves the old file.
+class Wisdom {
+ public:
+  Wisdom(MPI_Comm comm, std::string file) : comm_(comm), file_(std::move(file)) {
+    if (file_.empty()) return;
+#ifdef A2A_WITH_FFTW_MPI
+    fftw_mpi_init();  // wisdom naming FFTW-MPI's solvers imports only once they are registered
+#endif
+    int bad = 0;
+    if (std::FILE* f = std::fopen(file_.c_str(), "r")) {
+      bad |= fftw_import_wisdom_from_file(f) == 0;
+      std::fclose(f);
+    }
+    if (std::FILE* f = std::fopen((file_ + ".float").c_str(), "r")) {
+      bad |= fftwf_import_wisdom_from_file(f) == 0;
+      std::fclose(f);
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_LOR, comm_);
+    if (bad) throw Error("--wisdom " + file_ + ": not FFTW wisdom (or not this FFTW's)");
+  }
+  void save() const {
+    if (file_.empty()) return;
+    // Every rank planned its own shapes (uneven grids differ): merge all ranks' wisdom on
+    // rank 0, as strings (fftw_mpi_gather_wisdom would need FFTW-MPI).
+    merge_on_root(false);
+    merge_on_root(true);
+    int rank = 0, failed = 0;
+    MPI_Comm_rank(comm_, &rank);
+    if (rank == 0) {
+      for (const bool single : {false, true}) {
+        const std::string path = single ? file_ + ".float" : file_, temporary = path + ".tmp";
+        std::FILE* f = std::fopen(temporary.c_str(), "w");
+        if (f == nullptr) {
+          failed = 1;
+          break;
+        }
+        single ? fftwf_export_wisdom_to_file(f) : fftw_export_wisdom_to_file(f);
+        failed |= std::fclose(f) != 0;
+        failed |= !failed && std::rename(temporary.c_str(), path.c_str()) != 0;
+      }
+    }
+    MPI_Bcast(&failed, 1, MPI_INT, 0, comm_);
+    if (failed) throw Error("--wisdom " + file_ + ": cannot write the wisdom file");
+  }
+
+ private:
+  void merge_on_root(bool single) const {
+    char* mine = single ? fftwf_export_wisdom_to_string() : fftw_export_wisdom_to_string();
+    const std::vector<char> text = gather_elements(
+        comm_, std::vector<char>(mine, mine + std::strlen(mine) + 1));  // with each '\0'
+    std::free(mine);
+    for (std::size_t at = 0; at < text.size(); at += std::strlen(text.data() + at) + 1) {
+      if (single) {
+        fftwf_import_wisdom_from_string(text.data() + at);
+      } else {
+        fftw_import_wisdom_from_string(text.data() + at);
+      }
+    }
+  }
+  MPI_Comm comm_;
+  std::string file_;
+};
+
 // The FFTW-MPI baseline needs libfftw3-mpi built for this MPI (Debian: Open MPI only); the
 // MPICH and SimGrid builds have serial FFTW for the local transforms and no baseline.
 inline constexpr const char* kNoFftwMpi =
@@ -306,7 +385,11 @@ class FftwMpi {
       forward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_FORWARD, flags);
       backward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_BACKWARD, flags);
     }
-    if (forward_ == nullptr || backward_ == nullptr) throw Error("FFTW-MPI could not plan");
+    if (forward_ == nullptr || backward_ == nullptr) {
+      throw Error((flags & FFTW_WISDOM_ONLY) != 0
+                      ? "--fftw-plan wisdom-only: the wisdom has no plan for FFTW-MPI's transform"
+                      : "FFTW-MPI could not plan");
+    }
 #else
     (void)comm;
     (void)flags;
