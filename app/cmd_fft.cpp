@@ -50,10 +50,7 @@ int run(const Session& session, const Settings& s) {
   o.backend = s.backend;
   o.backend2 = s.backend2;
   o.fftw_flags = fft::fftw_flags_of(s.fftw_plan);
-  if (s.fftw_plan == "wisdom-only" && s.wisdom.empty()) {
-    throw Error("--fftw-plan wisdom-only needs --wisdom FILE");
-  }
-  const fft::Wisdom wisdom(session.comm, s.wisdom);
+  const fft::Wisdom wisdom(session.comm, s.wisdom, s.fftw_plan);
   check_memory(
       session.comm,
       fft_memory(o.n, session.procs, s.check == "serial" || planewave, sizeof(std::complex<Real>)),

@@ -61,10 +61,7 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
     }
     check_memory(session.comm, fft::fft1d_memory(s->points, session.procs, s->check == "serial"),
                  "fft1d of " + std::to_string(s->points) + " points");
-    if (s->fftw_plan == "wisdom-only" && s->wisdom.empty()) {
-      throw Error("--fftw-plan wisdom-only needs --wisdom FILE");
-    }
-    const fft::Wisdom wisdom(session.comm, s->wisdom);
+    const fft::Wisdom wisdom(session.comm, s->wisdom, s->fftw_plan);
     fft::SixStep fft(session.comm, n1, n2, s->backend, fft::fftw_flags_of(s->fftw_plan));
     wisdom.save();
     std::vector<std::complex<double>> in(static_cast<std::size_t>(fft.input_count()));

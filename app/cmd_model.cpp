@@ -7,6 +7,7 @@
 #include <iostream>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "a2a/error.hpp"
 #include "a2a/model.hpp"
@@ -133,9 +134,11 @@ int run_fit(const Session& session, const Options& opt) {
     return result.predict(static_cast<double>(c.rounds), bytes, bytes);
   };
   std::uint64_t best = 2;
+  double best_us = predicted(2);
   const std::uint64_t searched = std::min<std::uint64_t>(hi, kMostRows);
-  for (std::uint64_t r = 2; r <= searched; ++r) {
-    if (predicted(r) < predicted(best)) best = r;
+  for (std::uint64_t r = 3; r <= searched; ++r) {
+    const double us = predicted(r);
+    if (us < best_us) std::tie(best, best_us) = std::pair{r, us};
   }
   std::set<std::uint64_t> shown = {2, 3, model::sqrt_radix(p), best, hi};
   if (opt.radix_given) {

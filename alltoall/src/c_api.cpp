@@ -44,6 +44,8 @@ int status_of_current_exception() {
     g_last_error = "out of memory";
     return A2A_ERR_OTHER;
   } catch (const Error& e) {
+    // By the message, not by a type: a failure agreed across ranks is rethrown as a plain
+    // Error with the same text on every rank, which must all return the same code.
     g_last_error = e.what();
     const std::string text = e.what();
     return text.rfind("MPI_", 0) == 0 && text.find(" failed: ") != std::string::npos

@@ -238,15 +238,27 @@ inline unsigned fftw_flags_of(const std::string& plan) {
 // file and a rename, so a run stopped mid-write leaves the old file.
 class Wisdom {
  public:
-  Wisdom(MPI_Comm comm, std::string file) : comm_(comm), file_(std::move(file)) {
+  // `plan` is the --fftw-plan value: wisdom-only needs a file.
+  Wisdom(MPI_Comm comm, std::string file, const std::string& plan)
+      : comm_(comm), file_(std::move(file)) {
+    if (plan == "wisdom-only" && file_.empty()) {
+      throw Error("--fftw-plan wisdom-only needs --wisdom FILE");
+    }
     if (file_.empty()) return;
-#ifdef A2A_WITH_FFTW_MPI
-    fftw_mpi_init();  // wisdom naming FFTW-MPI's solvers imports only once they are registered
-#endif
     int bad = 0;
     if (std::FILE* f = std::fopen(file_.c_str(), "r")) {
-      bad |= fftw_import_wisdom_from_file(f) == 0;
       std::fclose(f);
+      // FFTW ties wisdom to the planner's set of solvers: wisdom written without FFTW-MPI's
+      // (fftw-wisdom, or a2a without the baseline) imports only before fftw_mpi_init, and
+      // wisdom naming them only after it.
+      bool imported = fftw_import_wisdom_from_filename(file_.c_str()) != 0;
+#ifdef A2A_WITH_FFTW_MPI
+      if (!imported) {
+        fftw_mpi_init();
+        imported = fftw_import_wisdom_from_filename(file_.c_str()) != 0;
+      }
+#endif
+      bad |= !imported;
     }
     if (std::FILE* f = std::fopen((file_ + ".float").c_str(), "r")) {
       bad |= fftwf_import_wisdom_from_file(f) == 0;

@@ -156,26 +156,54 @@ def _counters(function, handle):
     return {name: getattr(c, name) for name, _ in _Counters._fields_}
 
 
-class Plan:
+_LAYOUT_NAMES = ("send_counts", "send_displs", "recv_counts", "recv_displs")
+
+
+def _layout(procs, *arrays):
+    """Alltoallv's four per-rank arrays as (values, pointer) pairs, each of length procs."""
+    return [_counts(v, procs, n) for v, n in zip(arrays, _LAYOUT_NAMES)]
+
+
+class _Handle:
+    """Owns one C handle: freed by close(), at garbage collection, or leaving a with-block."""
+
+    def __init__(self, free):
+        self._handle = _vp()
+        self._free = free
+
+    def close(self):
+        if getattr(self, "_handle", None):
+            self._free(ctypes.byref(self._handle))
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class Plan(_Handle):
     """An exchange planned once, executed many times: uniform (block_bytes to and from every
     rank, MPI_Alltoall) or, with Plan.vector(), a fixed Alltoallv layout. Collective."""
 
-    def __init__(self, spec, comm, block_bytes=None, _layout=None):
-        self._handle = _vp()
+    def __init__(self, spec, comm, block_bytes=None, _arrays=None):
+        super().__init__(_plan_free)
         self._procs = comm.Get_size() if not isinstance(comm, int) else None
-        if _layout is None:
+        if _arrays is None:
             _check(_plan_uniform(spec.encode(), _fortran(comm), int(block_bytes),
                                  ctypes.byref(self._handle)))
         else:
-            arrays = [_counts(v, self._procs, n) for v, n in
-                      zip(_layout, ["send_counts", "send_displs", "recv_counts", "recv_displs"])]
-            _check(_plan_vector(spec.encode(), _fortran(comm), *[p for _, p in arrays],
+            pointers = [p for _, p in _layout(self._procs, *_arrays)]
+            _check(_plan_vector(spec.encode(), _fortran(comm), *pointers,
                                 ctypes.byref(self._handle)))
 
     @classmethod
     def vector(cls, spec, comm, send_counts, send_displs, recv_counts, recv_displs):
         """A fixed-layout Alltoallv plan: per-rank counts and displacements in bytes."""
-        return cls(spec, comm, _layout=(send_counts, send_displs, recv_counts, recv_displs))
+        return cls(spec, comm, _arrays=(send_counts, send_displs, recv_counts, recv_displs))
 
     def execute(self, send, recv):
         """Collective: send (only read) into recv, NumPy arrays spanning the plan's extents."""
@@ -207,25 +235,13 @@ class Plan:
     def recv_extent(self):
         return _plan_recv_extent(self._handle)
 
-    def close(self):
-        if self._handle:
-            _plan_free(ctypes.byref(self._handle))
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
-class VectorExchange:
+class VectorExchange(_Handle):
     """Alltoallv with the counts given every call (in bytes): no plan per call."""
 
     def __init__(self, spec, comm):
-        self._handle = _vp()
+        super().__init__(_exchange_free)
         self._procs = comm.Get_size()
         _check(_exchange_create(spec.encode(), _fortran(comm), ctypes.byref(self._handle)))
 
@@ -233,10 +249,8 @@ class VectorExchange:
         """Collective: MPI_Alltoallv's contract, counts and displacements in bytes."""
         send, sp = _buffer(send, "send")
         recv, rp = _buffer(recv, "recv", writable=True)
-        layout = [_counts(v, self._procs, n) for v, n in
-                  zip([send_counts, send_displs, recv_counts, recv_displs],
-                      ["send_counts", "send_displs", "recv_counts", "recv_displs"])]
-        (sc, scp), (sd, sdp), (rc, rcp), (rd, rdp) = layout
+        (sc, scp), (sd, sdp), (rc, rcp), (rd, rdp) = _layout(
+            self._procs, send_counts, send_displs, recv_counts, recv_displs)
         need_send = max((int(c) + int(d) for c, d in zip(sc, sd) if c), default=0)
         need_recv = max((int(c) + int(d) for c, d in zip(rc, rd) if c), default=0)
         if send.nbytes < need_send or recv.nbytes < need_recv:
@@ -252,12 +266,6 @@ class VectorExchange:
     def counters(self):
         return _counters(_exchange_counters, self._handle)
 
-    def close(self):
-        if self._handle:
-            _exchange_free(ctypes.byref(self._handle))
-
-    def __del__(self):
-        self.close()
 
 
 def _box(b):
@@ -273,13 +281,13 @@ def _count(b):
     return int(np.prod([max(0, int(h) - int(l)) for l, h in zip(lo, hi)]))
 
 
-class Redistribution:
+class Redistribution(_Handle):
     """A 3D array moved between two box decompositions (slabs, pencils) through any backend.
     Collective: every rank gives its input and output boxes ((lo0, lo1, lo2), (hi0, hi1, hi2));
     dtype (or an element size in bytes) of the elements."""
 
     def __init__(self, comm, in_box, out_box, dtype, backend="auto"):
-        self._handle = _vp()
+        super().__init__(_redist_free)
         self.in_box, self.out_box = in_box, out_box
         self.itemsize = int(dtype) if isinstance(dtype, int) else np.dtype(dtype).itemsize
         _check(_redist_create(_fortran(comm), ctypes.byref(_box(in_box)),
@@ -305,12 +313,6 @@ class Redistribution:
     def uniform(self):
         return bool(_redist_uniform(self._handle))
 
-    def close(self):
-        if self._handle:
-            _redist_free(ctypes.byref(self._handle))
-
-    def __del__(self):
-        self.close()
 
 
 def list_algorithms():

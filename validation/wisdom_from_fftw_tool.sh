@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# FFTW wisdom that a2a did not write: `fftw-wisdom` (FFTW's own tool, Debian libfftw3-bin)
+# plans a few 1D sizes into FILE; `a2a fft1d --wisdom FILE` must import it, add its own plans
+# and keep every entry the tool wrote (merged, not overwritten); a wisdom-only run must then
+# find all its plans there. And a wisdom path that cannot be written is an error on every rank.
+# Usage: wisdom_from_fftw_tool.sh FFTW_WISDOM A2A LAUNCHER...
+set -euo pipefail
+tool=$1 a2a=$2
+shift 2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$tool" -n -m -o "$dir/w" cif64 cib64 cof48
+grep -q "fftw_wisdom" "$dir/w" || { echo "FAILED: $tool wrote no wisdom"; exit 1; }
+# The tool's entries, without the header line (it carries hashes of the whole set).
+tail -n +2 "$dir/w" | grep -v '^)$' | sort > "$dir/tool-entries"
+"$@" "$a2a" fft1d --points 4096 --fftw-plan measure --wisdom "$dir/w" --iters 1 | tee "$dir/out"
+grep -q "check serial .*passed" "$dir/out" || { echo "FAILED: the measure run"; exit 1; }
+tail -n +2 "$dir/w" | grep -v '^)$' | sort > "$dir/all-entries"
+missing=$(comm -23 "$dir/tool-entries" "$dir/all-entries" | wc -l)
+added=$(comm -13 "$dir/tool-entries" "$dir/all-entries" | wc -l)
+[ "$missing" -eq 0 ] || { echo "FAILED: $missing of the tool's wisdom entries were lost"; exit 1; }
+[ "$added" -gt 0 ] || { echo "FAILED: a2a added no wisdom of its own"; exit 1; }
+"$@" "$a2a" fft1d --points 4096 --fftw-plan wisdom-only --wisdom "$dir/w" --iters 1 | tee "$dir/out"
+grep -q "check serial .*passed" "$dir/out" || { echo "FAILED: the wisdom-only run"; exit 1; }
+# A path whose folder does not exist: nothing to import, and the write fails on every rank.
+if "$@" "$a2a" fft1d --points 4096 --wisdom "$dir/none/w" --iters 1 > "$dir/out" 2>&1; then
+  echo "FAILED: an unwritable wisdom path was accepted"
+  exit 1
+fi
+grep -q "cannot write the wisdom file" "$dir/out" || { cat "$dir/out"; exit 1; }
+echo "wisdom from $tool: $(wc -l < "$dir/tool-entries") entries kept, $added added: passed"
