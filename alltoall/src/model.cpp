@@ -72,4 +72,40 @@ std::uint64_t sqrt_radix(std::uint64_t procs) {
   return r < 2 ? 2 : r;
 }
 
+double CostModel::direct_us(std::uint64_t procs, std::uint64_t block_bytes) const {
+  const double peers = procs > 0 ? static_cast<double>(procs - 1) : 0.0;
+  return predict(peers, peers * static_cast<double>(block_bytes), 0);
+}
+
+double CostModel::tra_us(std::uint64_t procs, std::uint64_t radix,
+                         std::uint64_t block_bytes) const {
+  const RadixCost c = tra_cost(procs, radix);
+  const double bytes = static_cast<double>(c.blocks) * static_cast<double>(block_bytes);
+  return predict(static_cast<double>(c.rounds), bytes, bytes);
+}
+
+double CostModel::sloav_us(std::uint64_t procs, std::uint64_t block_bytes) const {
+  const double rounds = static_cast<double>(digits(procs, 2));
+  const double bytes = rounds * static_cast<double>(procs / 2) * static_cast<double>(block_bytes);
+  return predict(rounds, bytes, bytes);
+}
+
+std::uint64_t best_radix(const CostModel& model, std::uint64_t procs, std::uint64_t block_bytes) {
+  const std::uint64_t hi = procs < 2 ? 2 : procs;
+  std::uint64_t best = 2;
+  double best_us = model.tra_us(procs, 2, block_bytes);
+  const auto consider = [&](std::uint64_t r) {
+    if (r < 2 || r > hi) return;
+    const double us = model.tra_us(procs, r, block_bytes);
+    if (us < best_us) best = r, best_us = us;
+  };
+  for (std::uint64_t r = 3; r <= 64; ++r)
+    consider(r);
+  for (std::uint64_t r = 128; r <= hi && r != 0; r *= 2)
+    consider(r);
+  consider(sqrt_radix(procs));
+  consider(hi);
+  return best;
+}
+
 }  // namespace a2a::model

@@ -1,7 +1,10 @@
 // auto: picks a backend per (kind, P, bytes) from a selection table kept as data (JSON):
 // alltoall/tuning/default.json is compiled in; auto:table=FILE or A2A_AUTO_TABLE=FILE replaces
-// it. Rules are tried in order; the first whose bounds hold and whose backend applies to this
-// exchange wins, so a hierarchical backend that does not fit P falls through cleanly.
+// it (A2A_TUNING=FILE too, the name `a2a tune` documents). Rules are tried in order; the first
+// whose bounds hold (P, bytes, and ranks per node where a rule names it) and whose backend
+// applies to this exchange wins, so a hierarchical backend that does not fit P falls through
+// cleanly. A table `a2a tune` wrote has rules for the P it measured and a fitted cost model:
+// for any other P the choice is the model's (direct exchange, TRA at the best radix, SLOAV).
 // Selection policy lives here only; the algorithms know nothing of it.
 // Per call (VectorExchange): the rules that can apply at this P are kept; when they all give
 // the same backend whatever the size, it is the only one and a call costs nothing extra;
@@ -10,13 +13,17 @@
 // never the result, and every rank re-decides at the same calls. The chosen backend's
 // exchange is made on first use, then kept.
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
+#include "a2a/model.hpp"
 #include "a2a/spec.hpp"
+#include "a2a/topology.hpp"
 #include "a2a_default_tuning.hpp"
 #include "detail/algorithms.hpp"
 #include "detail/p2p.hpp"
@@ -29,47 +36,52 @@ namespace {
 struct Rule {
   std::uint64_t min_procs = 0, max_procs = std::numeric_limits<std::uint64_t>::max();
   std::uint64_t min_bytes = 0, max_bytes = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t ranks_per_node = 0;  // 0: any placement
   std::string backend;
 };
 
-std::vector<Rule> load_rules(const Context& ctx, const std::string& table) {
-  std::string text;
-  std::string origin = table;
-  if (table == "builtin") {
-    text = kDefaultTuningJson;
-    origin = "built-in table";
-  } else {
-    std::ifstream in(table);
-    if (!in) ctx.fail("cannot read selection table '" + table + "'");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
+// A table: its rules in order, and optionally a fitted cost model for the P it lacks.
+struct Table {
+  std::vector<Rule> rules;
+  std::optional<model::CostModel> model;
+  std::string direct = "mpi";  // the direct backend the model stands for
+  bool needs_placement = false;  // some rule names ranks_per_node
+};
+
+std::uint64_t unsigned_key(const nlohmann::json& value) { return value.get<std::uint64_t>(); }
+
+double number_key(const nlohmann::json& value, const std::string& key, const Context& ctx,
+                  const std::string& origin) {
+  if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0) {
+    ctx.fail("selection table " + origin + ": model." + key + " must be a finite number >= 0");
   }
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const std::exception& e) {
-    ctx.fail("selection table " + origin + " is not valid JSON: " + e.what());
-  }
+  return value.get<double>();
+}
+
+Table load_table(const Context& ctx, const std::string& table) {
+  std::string origin;
+  const nlohmann::json doc = read_selection_table(ctx, table, origin);
   const char* section = ctx.kind == Kind::uniform ? "uniform" : "vector";
   if (!doc.is_object() || !doc.contains(section) || !doc[section].is_array()) {
     ctx.fail("selection table " + origin + " has no '" + section + "' array");
   }
-  std::vector<Rule> rules;
+  Table result;
   for (const auto& item : doc[section]) {
     Rule rule;
     try {
       rule.backend = item.at("backend").get<std::string>();
       for (const auto& [key, value] : item.items()) {
         if (key == "min_procs")
-          rule.min_procs = value.get<std::uint64_t>();
+          rule.min_procs = unsigned_key(value);
         else if (key == "max_procs")
-          rule.max_procs = value.get<std::uint64_t>();
+          rule.max_procs = unsigned_key(value);
         else if (key == "min_bytes")
-          rule.min_bytes = value.get<std::uint64_t>();
+          rule.min_bytes = unsigned_key(value);
         else if (key == "max_bytes")
-          rule.max_bytes = value.get<std::uint64_t>();
-        else if (key != "backend" && key != "why") {
+          rule.max_bytes = unsigned_key(value);
+        else if (key == "ranks_per_node")
+          rule.ranks_per_node = unsigned_key(value);
+        else if (key != "backend" && key != "why" && key != "measured") {
           ctx.fail("selection table " + origin + ": unknown key '" + key + "'");
         }
       }
@@ -79,9 +91,82 @@ std::vector<Rule> load_rules(const Context& ctx, const std::string& table) {
     if (Spec::parse(rule.backend).name == "auto") {
       ctx.fail("selection table " + origin + ": a rule may not select 'auto'");
     }
-    rules.push_back(std::move(rule));
+    result.needs_placement |= rule.ranks_per_node != 0;
+    result.rules.push_back(std::move(rule));
+  }
+  if (doc.contains("model")) {
+    const nlohmann::json& m = doc["model"];
+    if (!m.is_object()) ctx.fail("selection table " + origin + ": 'model' must be an object");
+    model::CostModel cost;
+    for (const auto& [key, value] : m.items()) {
+      if (key == "alpha_us")
+        cost.alpha_us = number_key(value, key, ctx, origin);
+      else if (key == "beta_us_per_byte")
+        cost.beta_us_per_byte = number_key(value, key, ctx, origin);
+      else if (key == "gamma_us_per_byte")
+        cost.gamma_us_per_byte = number_key(value, key, ctx, origin);
+      else if (key == "direct" && value.is_string())
+        result.direct = value.get<std::string>();
+      else if (key != "why" && key != "fit") {
+        ctx.fail("selection table " + origin + ": unknown or malformed model key '" + key + "'");
+      }
+    }
+    if (!m.contains("alpha_us") || !m.contains("beta_us_per_byte")) {
+      ctx.fail("selection table " + origin + ": the model needs alpha_us and beta_us_per_byte");
+    }
+    result.model = cost;
+  }
+  return result;
+}
+
+// The rules a table gives this P (and placement: rpn < 0 = not known yet, any rule holds); when
+// it has none for this P but has a model, rules made from the model's predictions at every
+// power of two of bytes, each covering up to the next: a direct exchange against TRA at its
+// best radix (Alltoall), or against SLOAV (Alltoallv).
+std::vector<Rule> rules_for(const Table& table, Kind kind, std::uint64_t procs, long long rpn) {
+  std::vector<Rule> rules;
+  for (const Rule& rule : table.rules) {
+    if (procs < rule.min_procs || procs > rule.max_procs) continue;
+    if (rpn >= 0 && rule.ranks_per_node != 0 &&
+        rule.ranks_per_node != static_cast<std::uint64_t>(rpn)) {
+      continue;
+    }
+    rules.push_back(rule);
+  }
+  if (!rules.empty() || !table.model) return rules;
+  const model::CostModel& m = *table.model;
+  for (int power = 0; power <= 40; ++power) {
+    const std::uint64_t bytes = std::uint64_t{1} << power;
+    std::string chosen = table.direct;
+    double best = m.direct_us(procs, bytes);
+    if (kind == Kind::uniform) {
+      const std::uint64_t r = model::best_radix(m, procs, bytes);
+      if (const double us = m.tra_us(procs, r, bytes); us < best) {
+        chosen = "tra:r=" + std::to_string(r);
+      }
+    } else if (m.sloav_us(procs, bytes) < best) {
+      chosen = "sloav";
+    }
+    if (!rules.empty() && rules.back().backend == chosen) {
+      rules.back().max_bytes = power == 40 ? std::numeric_limits<std::uint64_t>::max()
+                                           : (bytes << 1) - 1;
+      continue;
+    }
+    Rule rule;
+    rule.backend = chosen;
+    rule.min_bytes = power == 0 ? 0 : bytes;
+    rule.max_bytes = power == 40 ? std::numeric_limits<std::uint64_t>::max() : (bytes << 1) - 1;
+    rules.push_back(rule);
   }
   return rules;
+}
+
+// The placement the rules are matched against: Q when every node holds Q consecutive ranks,
+// else 0 (only rules without ranks_per_node hold). Collective; only when a rule asks.
+long long placement(const Table& table, MPI_Comm comm) {
+  if (!table.needs_placement) return -1;
+  const NodeTopology topo(comm);
+  return topo.uniform() ? topo.ranks_per_node() : 0;
 }
 
 // The rules that hold and whose backend's spec applies, in table order (the first that can be
@@ -92,7 +177,6 @@ std::vector<std::string> candidates(const Context& ctx, const std::vector<Rule>&
   std::vector<std::string> found;
   const auto procs = static_cast<std::uint64_t>(ctx.procs);
   for (const Rule& rule : rules) {
-    if (procs < rule.min_procs || procs > rule.max_procs) continue;
     if (bytes < rule.min_bytes || bytes > rule.max_bytes) continue;
     Context probe;
     probe.rank = ctx.rank;
@@ -119,9 +203,7 @@ std::string table_of(Context& ctx) {
   std::string table = ctx.raw("table");
   if (table != "builtin") ctx.resolve("table", table);  // the default stays implicit in names
   if (table == "builtin") {
-    if (const char* env = std::getenv("A2A_AUTO_TABLE"); env != nullptr && *env != '\0') {
-      table = env;
-    }
+    if (const std::string env = selection_table_from_environment(); !env.empty()) table = env;
   }
   return table;
 }
@@ -132,9 +214,10 @@ class AutoExchange final : public ExchangeImpl {
   explicit AutoExchange(const Context& ctx)
       : comm_(ctx.comm), procs_(ctx.procs), every_(std::stoull(ctx.resolved_value("every"))) {
     Context copy = ctx;
+    copy.kind = Kind::vector;
     const auto procs = static_cast<std::uint64_t>(ctx.procs);
-    for (Rule& rule : load_rules(copy, table_of(copy))) {
-      if (procs < rule.min_procs || procs > rule.max_procs) continue;
+    const Table table = load_table(copy, table_of(copy));
+    for (Rule& rule : rules_for(table, Kind::vector, procs, placement(table, ctx.comm))) {
       Context probe;
       probe.rank = ctx.rank;
       probe.procs = ctx.procs;
@@ -225,6 +308,34 @@ class AutoExchange final : public ExchangeImpl {
 
 }  // namespace
 
+nlohmann::json read_selection_table(const Context& ctx, const std::string& table,
+                                    std::string& origin) {
+  std::string text;
+  origin = table;
+  if (table == "builtin") {
+    text = kDefaultTuningJson;
+    origin = "built-in table";
+  } else {
+    std::ifstream in(table);
+    if (!in) ctx.fail("cannot read selection table '" + table + "'");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const std::exception& e) {
+    ctx.fail("selection table " + origin + " is not valid JSON: " + e.what());
+  }
+}
+
+std::string selection_table_from_environment() {
+  for (const char* name : {"A2A_TUNING", "A2A_AUTO_TABLE"}) {
+    if (const char* env = std::getenv(name); env != nullptr && *env != '\0') return env;
+  }
+  return {};
+}
+
 AlgorithmInfo describe_auto() {
   AlgorithmInfo info;
   info.name = "auto";
@@ -238,14 +349,19 @@ AlgorithmInfo describe_auto() {
   info.cost = "that of the chosen backend";
   info.validate = [](Context& ctx) {
     ctx.int_param("every", 1, INT_MAX);
-    const auto rules = load_rules(ctx, table_of(ctx));
-    // The uniform choice is local; the vector one needs the global largest count (in build,
-    // or per call).
+    const Table table = load_table(ctx, table_of(ctx));
+    const auto procs = static_cast<std::uint64_t>(ctx.procs);
+    const auto rules = rules_for(table, ctx.kind, procs, -1);
+    if (rules.empty()) ctx.fail("no rule of the selection table applies to P=" + std::to_string(procs));
+    // The uniform choice is local (the placement aside); the vector one needs the global
+    // largest count (in build, or per call).
     if (ctx.kind == Kind::uniform) candidates(ctx, rules, ctx.block_bytes);
   };
   info.build = [](const Context& ctx) -> std::unique_ptr<PlanImpl> {
     Context copy = ctx;
-    const auto rules = load_rules(copy, table_of(copy));
+    const Table table = load_table(copy, table_of(copy));
+    const auto rules = rules_for(table, ctx.kind, static_cast<std::uint64_t>(ctx.procs),
+                                 placement(table, ctx.comm));
     // The vector kind selects by the largest block of any rank.
     const std::uint64_t bytes = ctx.kind == Kind::vector ? global_max_count(ctx) : ctx.block_bytes;
     // A backend that cannot be built here (sloavx on nodes of unequal size, say) fails the

@@ -8,6 +8,10 @@
 // threshold, so `procs` is a parameter (default 64: between the 14-64 single-rank nodes and the
 // 140-640 ranks of its 10-ppn runs). For the vector kind S is the largest per-peer count of
 // any rank. seed, shuffle, queue and segment are passed to the chosen algorithm.
+// The thresholds "determined from the hardware and P": with table=FILE (or builtin, or
+// A2A_TUNING=FILE when table is not given), the table's "random_auto" entry for this P, as
+// `a2a tune` measures it, replaces the defaults of small, large and procs; values written in
+// the spec win over the table; a table without an entry for this P leaves the paper's.
 // Cost: that of the chosen algorithm.
 #include <algorithm>
 #include <climits>
@@ -52,6 +56,41 @@ std::string spec_of(const Context& ctx, Choice which) {
       break;
   }
   return with("random_segmented", {"seed", "shuffle", "queue", "segment"});
+}
+
+// The table's thresholds for this P become the raw values of the keys the spec did not give.
+void apply_table(Context& ctx) {
+  std::string table = ctx.raw("table");
+  if (table == "none" && std::find(ctx.given.begin(), ctx.given.end(), "table") == ctx.given.end()) {
+    if (const std::string env = selection_table_from_environment(); !env.empty()) table = env;
+  }
+  if (table == "none") return;  // the default stays implicit in names
+  ctx.resolve("table", table);
+  std::string origin;
+  const nlohmann::json doc = read_selection_table(ctx, table, origin);
+  if (!doc.is_object() || !doc.contains("random_auto")) return;
+  const nlohmann::json& entries = doc["random_auto"];
+  if (!entries.is_array()) ctx.fail("selection table " + origin + ": 'random_auto' must be an array");
+  for (const auto& entry : entries) {
+    try {
+      if (entry.at("procs").get<long long>() != ctx.procs) continue;
+      for (const auto& [key, value] : entry.items()) {
+        if (key == "procs" || key == "why") continue;
+        if (key != "small" && key != "large" && key != "procs_threshold") {
+          ctx.fail("selection table " + origin + ": unknown random_auto key '" + key + "'");
+        }
+        const std::string param = key == "procs_threshold" ? "procs" : key;
+        if (std::find(ctx.given.begin(), ctx.given.end(), param) != ctx.given.end()) continue;
+        for (auto& [k, v] : ctx.params) {
+          if (k == param) v = std::to_string(value.get<std::uint64_t>());
+        }
+      }
+    } catch (const nlohmann::json::exception& e) {
+      ctx.fail("selection table " + origin + ": bad random_auto entry " + entry.dump() + ": " +
+               e.what());
+    }
+    return;
+  }
 }
 
 std::uint64_t value(const Context& ctx, const char* key) {
@@ -100,11 +139,15 @@ AlgorithmInfo describe_random_auto() {
   info.params.push_back({"small", "512", "below this many bytes per peer: not randomized (mpi)"});
   info.params.push_back({"large", "16384", "above this many bytes per peer: random_segmented"});
   info.params.push_back({"procs", "64", "from this many ranks on: random_sendrecv, not scatter"});
+  info.params.push_back({"table", "none",
+                         "'none' (the paper's thresholds), 'builtin' or a JSON file whose "
+                         "random_auto entry for this P gives small, large and procs"});
   info.summary = "the paper's selection: mpi / scatter / sendrecv / segmented by size and P";
   info.source = "randomized-alltoall paper (Ferrari et al.), section 2";
   info.cost = "that of the chosen algorithm";
   info.validate = [](Context& ctx) {
     validate_random(ctx, true, true);
+    apply_table(ctx);
     const long long small = ctx.int_param("small", 0, LLONG_MAX);
     ctx.int_param("large", small, LLONG_MAX);
     ctx.int_param("procs", 1, INT_MAX);

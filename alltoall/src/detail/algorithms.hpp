@@ -1,6 +1,9 @@
 // One describe_*() per algorithm source file; registry.cpp lists them.
 #pragma once
 
+#include <nlohmann/json.hpp>
+#include <string>
+
 #include "a2a/registry.hpp"
 
 namespace a2a::detail {
@@ -21,5 +24,13 @@ AlgorithmInfo describe_random_sendrecv();
 AlgorithmInfo describe_random_segmented();
 AlgorithmInfo describe_random_auto();
 AlgorithmInfo describe_auto();
+
+struct Context;
+// A selection table's JSON (auto.cpp): "builtin" is alltoall/tuning/default.json, else a file.
+// `origin` names it in messages. Fails through ctx with a clear message.
+nlohmann::json read_selection_table(const Context& ctx, const std::string& table,
+                                    std::string& origin);
+// A2A_TUNING, else A2A_AUTO_TABLE, when set and not empty; else "".
+std::string selection_table_from_environment();
 
 }  // namespace a2a::detail
