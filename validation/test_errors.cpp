@@ -9,28 +9,8 @@
 
 namespace {
 
+using a2a::test::expect_error;
 using a2a::test::Harness;
-
-// Runs make() and checks that every rank threw an a2a error containing `needle`, and that all
-// ranks saw the same message.
-template <typename Make>
-void expect_error(Harness& h, const std::string& what, const std::string& needle, Make make) {
-  std::string message;
-  try {
-    make();
-  } catch (const a2a::Error& e) {
-    message = e.what();
-  }
-  h.expect(!message.empty(), what + ": threw");
-  h.expect(message.find(needle) != std::string::npos,
-           what + ": message '" + message + "' mentions '" + needle + "'");
-  // Same message everywhere: compare lengths and a hash across ranks.
-  unsigned long long mine[2] = {message.size(), std::hash<std::string>{}(message)};
-  unsigned long long lo[2], hi[2];
-  MPI_Allreduce(mine, lo, 2, MPI_UNSIGNED_LONG_LONG, MPI_MIN, h.comm());
-  MPI_Allreduce(mine, hi, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, h.comm());
-  h.expect(lo[0] == hi[0] && lo[1] == hi[1], what + ": identical message on every rank");
-}
 
 }  // namespace
 

@@ -15,6 +15,29 @@ double Result::predict(double messages, double bytes_sent, double bytes_copied) 
          (has_gamma ? gamma_us_per_byte.value * bytes_copied : 0.0);
 }
 
+Observation observation(const nlohmann::json& r, const std::string& where) {
+  for (const char* key : {"median_us", "messages_sent", "bytes_sent", "label"}) {
+    if (!r.contains(key)) throw Error(where + ": bench record without '" + key + "'");
+  }
+  if (!r["median_us"].is_number() || !r["messages_sent"].is_number() ||
+      !r["bytes_sent"].is_number()) {
+    throw Error(where + ": median_us, messages_sent and bytes_sent must be numbers");
+  }
+  Observation o;
+  o.backend = r["label"].get<std::string>();
+  o.time_us = r["median_us"].get<double>();
+  o.messages = r["messages_sent"].get<double>();
+  o.bytes_sent = r["bytes_sent"].get<double>();
+  // Store-and-forward backends (with rounds) copy what they forward; direct ones do not.
+  o.bytes_copied = r.value("rounds", 0.0) > 0 ? o.bytes_sent : 0.0;
+  o.ci95_us =
+      std::max(0.0, r.value("ci95_high_us", o.time_us) - r.value("ci95_low_us", o.time_us));
+  if (!std::isfinite(o.time_us) || o.time_us <= 0 || o.messages < 0 || o.bytes_sent < 0) {
+    throw Error(where + ": a time must be positive and finite, counters non-negative");
+  }
+  return o;
+}
+
 std::vector<Observation> read_observations(const std::string& text, const std::string& file) {
   std::vector<Observation> out;
   std::istringstream in(text);
@@ -28,30 +51,7 @@ std::vector<Observation> read_observations(const std::string& text, const std::s
       throw Error(file + ":" + std::to_string(number) + ": not a JSON record: " + e.what());
     }
     if (!r.is_object() || r.value("app", "") != "bench") continue;
-    for (const char* key : {"median_us", "messages_sent", "bytes_sent", "label"}) {
-      if (!r.contains(key)) {
-        throw Error(file + ":" + std::to_string(number) + ": bench record without '" + key + "'");
-      }
-    }
-    if (!r["median_us"].is_number() || !r["messages_sent"].is_number() ||
-        !r["bytes_sent"].is_number()) {
-      throw Error(file + ":" + std::to_string(number) +
-                  ": median_us, messages_sent and bytes_sent must be numbers");
-    }
-    Observation o;
-    o.backend = r["label"].get<std::string>();
-    o.time_us = r["median_us"].get<double>();
-    o.messages = r["messages_sent"].get<double>();
-    o.bytes_sent = r["bytes_sent"].get<double>();
-    // Store-and-forward backends (with rounds) copy what they forward; direct ones do not.
-    o.bytes_copied = r.value("rounds", 0.0) > 0 ? o.bytes_sent : 0.0;
-    o.ci95_us =
-        std::max(0.0, r.value("ci95_high_us", o.time_us) - r.value("ci95_low_us", o.time_us));
-    if (!std::isfinite(o.time_us) || o.time_us <= 0 || o.messages < 0 || o.bytes_sent < 0) {
-      throw Error(file + ":" + std::to_string(number) +
-                  ": a time must be positive and finite, counters non-negative");
-    }
-    out.push_back(o);
+    out.push_back(observation(r, file + ":" + std::to_string(number)));
   }
   if (out.empty())
     throw Error(file + ": no a2a bench records (JSON lines with \"app\": \"bench\")");

@@ -41,6 +41,9 @@ struct Result {
   double predict(double messages, double bytes_sent, double bytes_copied) const;
 };
 
+// One `a2a bench` record (JSON) as an observation; `where` prefixes the error of a malformed one.
+Observation observation(const nlohmann::json& record, const std::string& where);
+
 // The observations in `a2a bench --format json` records (one JSON object per line, as
 // `a2a bench` and `scripts/simulate` write them; other lines and records that are not bench
 // results are skipped). Throws a2a::Error naming the line of a malformed record.

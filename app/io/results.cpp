@@ -164,28 +164,6 @@ void ResultsWriter::dataset(const std::string& path, const std::vector<std::uint
   put_dataset(file_, path, H5T_NATIVE_UINT64, values);
 }
 
-void on_root_agreed(MPI_Comm comm, const std::function<void()>& write) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  std::string why;
-  int ok = 1;
-  if (rank == 0) {
-    try {
-      write();
-    } catch (const std::exception& e) {
-      ok = 0;
-      why = e.what();
-    }
-  }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
-  if (ok) return;
-  unsigned long long length = why.size();
-  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
-  why.resize(length);
-  MPI_Bcast(why.data(), static_cast<int>(length), MPI_CHAR, 0, comm);
-  throw Error(why);
-}
-
 std::string hdf5_version() {
   unsigned major = 0, minor = 0, release = 0;
   H5get_libversion(&major, &minor, &release);

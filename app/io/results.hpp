@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "core/agree.hpp"
+
 namespace a2a::io {
 
 class ResultsWriter {
@@ -43,9 +45,7 @@ class ResultsWriter {
   std::string path_;
 };
 
-// Collective over comm: `write` runs on rank 0 only (its writer); when it throws, every rank
-// throws the same a2a::Error.
-void on_root_agreed(MPI_Comm comm, const std::function<void()>& write);
+using app::on_root_agreed;  // core/agree.hpp
 
 // The library versions behind the file's run metadata.
 std::string hdf5_version();

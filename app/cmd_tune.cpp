@@ -1,0 +1,560 @@
+// a2a tune: measures every applicable backend and parameter on this machine at this P and writes
+// the selection table `auto` reads (core/tuning.hpp), with a cost model fitted to the same
+// measurements for the P it did not measure, and the raw results beside it (FILE.h5).
+//
+// Within a time budget, by pruning: a coarse pass measures every candidate at every third size
+// with few iterations; a fine pass measures every size with full iterations, but only the
+// candidates within --keep of the best at the neighbouring coarse sizes (plus mpi, and for
+// Alltoall the three randomized algorithms random_auto chooses from). A fine size whose
+// estimated cost would pass the deadline keeps its coarse result (the table says which sizes
+// were refined). Every measurement is a2a bench's: interleaved, slowest rank, median with a
+// bootstrap CI. Decisions are rank 0's, broadcast, so every rank measures the same things.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <set>
+
+#include "a2a/model.hpp"
+#include "a2a/registry.hpp"
+#include "a2a/spec.hpp"
+#include "a2a/topology.hpp"
+#include "bench_sweep.hpp"
+#include "commands.hpp"
+#include "core/agree.hpp"
+#include "core/distribution.hpp"
+#include "core/fit.hpp"
+#include "core/memory.hpp"
+#include "core/tuning.hpp"
+#include "run/metadata.hpp"
+#ifdef A2A_WITH_HDF5
+#include "io/results.hpp"
+#endif
+
+namespace a2a::app {
+namespace {
+
+// "90", "90s", "10m", "1h" (seconds, minutes, hours).
+double parse_duration(const std::string& text) {
+  std::size_t used = 0;
+  double value = -1;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const std::string unit = text.substr(used);
+  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : 0;
+  if (used == 0 || scale == 0 || !std::isfinite(value) || value <= 0) {
+    throw Error("--budget '" + text + "': expected a positive duration such as 90s, 10m or 1h");
+  }
+  return value * scale;
+}
+
+// The radices worth measuring at P: 2, 3, 4, the powers of two, ceil(sqrt P) and P.
+std::vector<std::uint64_t> radix_grid(int procs) {
+  const auto p = static_cast<std::uint64_t>(std::max(procs, 2));
+  std::set<std::uint64_t> radices = {2, 3, 4, model::sqrt_radix(p), p};
+  for (std::uint64_t r = 8; r < p; r *= 2)
+    radices.insert(r);
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t r : radices) {
+    if (r <= p) out.push_back(r);
+  }
+  return out;
+}
+
+// Every backend of the kind with the parameters worth comparing; the caller drops those that
+// do not apply here.
+std::vector<std::string> default_candidates(Kind kind, int procs) {
+  std::vector<std::string> c = {"mpi", "linear", "pairwise"};
+  const auto radices = radix_grid(procs);
+  const std::string sqrt_r = std::to_string(model::sqrt_radix(static_cast<std::uint64_t>(procs)));
+  std::vector<int> node_sizes;  // emulated nodes of q ranks, 1 < q < P
+  for (int q = 2; q < procs; ++q) {
+    if (procs % q == 0) node_sizes.push_back(q);
+  }
+  if (kind == Kind::uniform) {
+    c.push_back("bruck");
+    for (std::uint64_t r : radices)
+      c.push_back("tra:r=" + std::to_string(r));
+    c.push_back("tra:r=2,window=all");
+    if (sqrt_r != "2") c.push_back("tra:r=" + sqrt_r + ",window=all");
+    c.push_back("tra_modified:r=2");
+    if (sqrt_r != "2") c.push_back("tra_modified:r=" + sqrt_r);
+    c.push_back("tra2");
+    for (int q : node_sizes)
+      c.push_back("tra2:q=" + std::to_string(q));
+  }
+  for (const char* random : {"random_scatter", "random_sendrecv", "random_sendrecv:queue=8",
+                             "random_segmented", "random_segmented:segment=4096"}) {
+    c.push_back(random);
+  }
+  if (kind == Kind::vector) {
+    c.push_back("sloav");
+    c.push_back("sloavx");
+    for (int q : node_sizes)
+      c.push_back("sloavx:q=" + std::to_string(q));
+    for (const char* name : {"tra_v", "padded_bruck_v"}) {
+      c.push_back(std::string(name) + ":r=2");
+      if (sqrt_r != "2") c.push_back(std::string(name) + ":r=" + sqrt_r);
+    }
+  }
+  return c;
+}
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto comma = std::min(text.find(',', start), text.size());
+    out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& specs) {
+  std::string out;
+  for (const std::string& s : specs)
+    out += (out.empty() ? "" : ";") + s;
+  return out;
+}
+
+bool agreed(MPI_Comm comm, bool root_says) {
+  int value = root_says ? 1 : 0;
+  MPI_Bcast(&value, 1, MPI_INT, 0, comm);
+  return value != 0;
+}
+
+std::string today() {
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%d", std::gmtime(&now));
+  return stamp;
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  }
+  return "unknown";
+}
+
+struct Options {
+  std::string kind = "both";
+  std::string sizes = "1:1M";
+  std::string distributions = "random,powerlaw";
+  std::string budget = "10m";
+  std::string candidates = "default";
+  int iters = 20, warmup = 3;
+  double keep = 1.25;
+  double tie = 1.03;
+  std::string output = "tuning.json";
+  bool update = false;
+};
+
+// One series measured, for the raw results file.
+struct Measured {
+  std::string group;  // e.g. "uniform-coarse", "vector-random-fine"
+  Series series;
+};
+
+class Tuner {
+ public:
+  Tuner(const Session& session, const Options& opt) : session_(session), opt_(opt) {}
+
+  // Both passes for one kind, with its share of the budget. Returns its measurements (coarse
+  // first, so a refinement replaces the coarse result of the same spec and size).
+  std::vector<tuning::Measurement> tune(Kind kind, const std::vector<std::size_t>& sizes,
+                                        double deadline) {
+    const bool vector = kind == Kind::vector;
+    const std::vector<std::string> dists =
+        vector ? split_commas(opt_.distributions) : std::vector<std::string>{""};
+    const std::vector<std::string> all = candidates(kind);
+    std::vector<tuning::Measurement> coarse, fine;
+    std::vector<std::size_t> coarse_sizes;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      if (i % 3 == 0 || i + 1 == sizes.size()) coarse_sizes.push_back(sizes[i]);
+    }
+    const int coarse_iters = std::max(3, opt_.iters / 4);
+    for (std::size_t s : coarse_sizes) {
+      if (agreed(session_.comm, now() > deadline)) {
+        note("budget spent during the coarse pass: sizes from " + std::to_string(s) +
+             " B on not measured (" + to_string(kind) + ")");
+        break;
+      }
+      for (const std::string& dist : dists) {
+        measure(kind, applicable(all, kind, s), s, dist, coarse_iters, 1, "coarse", coarse);
+      }
+    }
+    const auto near = tuning::near_winners(coarse, opt_.keep);
+    for (std::size_t s : sizes) {
+      // The candidates near the best at the coarse sizes on either side of s.
+      std::set<std::string> keep = {"mpi"};
+      if (!vector) keep.insert({"random_scatter", "random_sendrecv", "random_segmented"});
+      double estimate_us = 0;
+      const std::size_t lower_index = bracket(near, s, false), upper_index = bracket(near, s, true);
+      if (lower_index >= near.size()) continue;  // not even coarsely measured
+      for (std::size_t index : {lower_index, upper_index}) {
+        for (const std::string& spec : near[index].second)
+          keep.insert(spec);
+      }
+      for (const tuning::Measurement& m : coarse) {
+        if (m.bytes == near[upper_index].first && keep.count(m.spec) > 0) {
+          estimate_us += m.median_us * (opt_.iters + opt_.warmup);
+        }
+      }
+      if (agreed(session_.comm, now() + 1.5 * estimate_us * 1e-6 > deadline)) {
+        unrefined_[to_string(kind)].push_back(s);
+        continue;
+      }
+      std::vector<std::string> specs;
+      for (const std::string& spec : all) {  // in the candidates' order
+        if (keep.count(spec) > 0) specs.push_back(spec);
+      }
+      for (const std::string& dist : dists) {
+        measure(kind, applicable(specs, kind, s), s, dist, opt_.iters, opt_.warmup, "fine", fine);
+      }
+      refined_[to_string(kind)].push_back(s);
+    }
+    coarse.insert(coarse.end(), fine.begin(), fine.end());
+    return coarse;
+  }
+
+  double now() const { return MPI_Wtime() - start_; }
+  const std::vector<Measured>& measured() const { return measured_; }
+  const std::vector<std::string>& notes() const { return notes_; }
+  std::map<std::string, std::vector<std::size_t>> refined_, unrefined_;
+  std::size_t candidate_count(Kind kind) const { return candidates(kind).size(); }
+
+ private:
+  std::vector<std::string> candidates(Kind kind) const {
+    if (opt_.candidates == "default") return default_candidates(kind, session_.procs);
+    std::vector<std::string> specs;
+    for (const std::string& spec : split_spec_list(opt_.candidates)) {
+      if (supports(spec, kind)) specs.push_back(spec);
+    }
+    return specs;
+  }
+
+  static bool supports(const std::string& spec, Kind kind) {
+    const auto names = algorithm_names(kind);
+    return std::find(names.begin(), names.end(), Spec::parse(spec).name) != names.end();
+  }
+
+  std::vector<std::string> applicable(const std::vector<std::string>& specs, Kind kind,
+                                      std::size_t bytes) const {
+    std::vector<std::string> out;
+    for (const std::string& spec : specs) {
+      if (!check_applicable(spec, session_.comm, kind, bytes)) out.push_back(spec);
+    }
+    return out;
+  }
+
+  // The index in `near` of the last coarse size <= s (upper: the first >= s; the last one
+  // when s is past them all); near.size() when none is <= s.
+  static std::size_t bracket(
+      const std::vector<std::pair<std::size_t, std::vector<std::string>>>& near, std::size_t s,
+      bool upper) {
+    std::size_t lower = near.size();
+    for (std::size_t i = 0; i < near.size(); ++i) {
+      if (near[i].first <= s) lower = i;
+      if (upper && near[i].first >= s) return i;
+    }
+    return upper ? (near.empty() ? 0 : near.size() - 1) : lower;
+  }
+
+  void measure(Kind kind, const std::vector<std::string>& specs, std::size_t bytes,
+               const std::string& dist, int iters, int warmup, const std::string& phase,
+               std::vector<tuning::Measurement>& into) {
+    if (specs.empty()) return;
+    BenchConfig config;
+    config.algorithms = join(specs);
+    config.sizes = {bytes};
+    config.distribution = kind == Kind::vector ? dist : "";
+    config.iters = iters;
+    config.warmup = warmup;
+    check_memory(session_.comm, bench_memory(config, session_.procs), "tune");
+    if (session_.root()) {
+      std::cerr << "tune: " << to_string(kind) << (dist.empty() ? "" : " (" + dist + ")") << ", "
+                << bytes << " B, " << phase << ": " << specs.size() << " backends x " << iters
+                << " iterations (" << static_cast<int>(now()) << " s so far)" << std::endl;
+    }
+    const BenchResult result = bench_sweep(session_, config);
+    // Rank 0 holds the results (one series per spec, in order); every rank needs the medians
+    // to make the same decisions.
+    std::vector<double> medians(specs.size());
+    for (std::size_t i = 0; i < result.series.size() && i < specs.size(); ++i) {
+      medians[i] = result.series[i].record["median_us"].get<double>();
+      measured_.push_back(
+          {to_string(kind) + (dist.empty() ? "" : "-" + dist) + "-" + phase, result.series[i]});
+    }
+    MPI_Bcast(medians.data(), static_cast<int>(medians.size()), MPI_DOUBLE, 0, session_.comm);
+    for (std::size_t i = 0; i < specs.size(); ++i)
+      into.push_back({specs[i], bytes, dist, medians[i]});
+  }
+
+  void note(const std::string& text) {
+    notes_.push_back(text);
+    if (session_.root()) std::cerr << "tune: " << text << std::endl;
+  }
+
+  const Session& session_;
+  const Options& opt_;
+  double start_ = MPI_Wtime();
+  std::vector<Measured> measured_;
+  std::vector<std::string> notes_;
+};
+
+// The cost model fitted to the Alltoall measurements, as the table's "model" section (gamma
+// only where direct and store-and-forward backends were both measured; a negative estimate,
+// which noise can give, is clamped to 0 and said so).
+std::optional<nlohmann::json> model_section(const std::vector<Measured>& measured, int procs,
+                                            const std::string& direct) {
+  std::vector<fit::Observation> observations;
+  for (const Measured& m : measured) {
+    if (m.series.record.value("kind", "") == "uniform") {
+      observations.push_back(fit::observation(m.series.record, "tune"));
+    }
+  }
+  fit::Result result;
+  try {
+    result = fit::fit(observations);
+  } catch (const Error& e) {
+    std::cerr << "tune: no cost model: " << e.what() << std::endl;
+    return std::nullopt;
+  }
+  nlohmann::json fit_info = fit::to_json(result);
+  fit_info["procs"] = procs;
+  std::string clamped;
+  const auto nonnegative = [&](const char* name, double value) {
+    if (value >= 0) return value;
+    clamped += std::string(clamped.empty() ? "" : ", ") + name;
+    return 0.0;
+  };
+  nlohmann::json model = {
+      {"alpha_us", nonnegative("alpha", result.alpha_us.value)},
+      {"beta_us_per_byte", nonnegative("beta", result.beta_us_per_byte.value)},
+      {"gamma_us_per_byte",
+       result.has_gamma ? nonnegative("gamma", result.gamma_us_per_byte.value) : 0.0},
+      {"direct", direct},
+      {"why",
+       "fitted by a2a tune (weighted least squares) to its Alltoall measurements at P = " +
+           std::to_string(procs) + "; auto uses it for a P the table has no rules for" +
+           (clamped.empty() ? std::string() : "; negative estimate clamped to 0: " + clamped)},
+      {"fit", fit_info}};
+  return model;
+}
+
+// Of the direct backends, the one that is best among them at the most sizes.
+std::string best_direct(const std::vector<tuning::Measurement>& uniform) {
+  std::vector<tuning::Measurement> direct;
+  for (const auto& m : uniform) {
+    if (m.spec == "mpi" || m.spec == "linear" || m.spec == "pairwise") direct.push_back(m);
+  }
+  std::map<std::string, int> wins;
+  for (const tuning::Winner& w : tuning::winners(direct))
+    ++wins[w.spec];
+  std::string best = "mpi";
+  for (const auto& [spec, count] : wins) {
+    if (count > wins[best]) best = spec;
+  }
+  return best;
+}
+
+std::string results_path(const std::string& table) {
+  std::filesystem::path path(table);
+  path.replace_extension(".h5");
+  return path.string();
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  const std::string part = path + ".part";
+  {
+    std::ofstream out(part, std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) throw Error("cannot write '" + part + "'");
+  }
+  std::error_code ec;
+  std::filesystem::rename(part, path, ec);
+  if (ec) throw Error("cannot rename '" + part + "' to '" + path + "': " + ec.message());
+}
+
+}  // namespace
+
+Runner setup_tune(CLI::App& app, const Session& session) {
+  auto opt = std::make_shared<Options>();
+  auto* sub = app.add_subcommand(
+      "tune", "Measure every backend here and write the selection table auto reads (mpirun)");
+  sub->add_option("--kind", opt->kind, "uniform (Alltoall), vector (Alltoallv) or both")
+      ->check(CLI::IsMember({"uniform", "vector", "both"}));
+  sub->add_option("--sizes,-s", opt->sizes,
+                  "bytes per peer (vector: the largest block): MIN:MAX (powers of two) or a,b,c");
+  sub->add_option("--distributions", opt->distributions,
+                  "Alltoallv count distributions, comma-separated (the score of a backend is its "
+                  "geometric mean over them)");
+  sub->add_option("--budget", opt->budget, "time budget: 90s, 10m, 1h (split over the kinds)");
+  sub->add_option("--candidates", opt->candidates,
+                  "'default' (every backend with a grid of parameters) or backend specs");
+  sub->add_option("--iters,-n", opt->iters, "timed iterations per backend in the fine pass")
+      ->check(CLI::Range(1, 1000000));
+  sub->add_option("--warmup,-w", opt->warmup, "untimed iterations first (fine pass)")
+      ->check(CLI::Range(0, 1000000));
+  sub->add_option("--keep", opt->keep,
+                  "refine the candidates within this factor of the best coarse time")
+      ->check(CLI::Range(1.0, 100.0));
+  sub->add_option("--tie", opt->tie,
+                  "sizes where backends are within this factor of the best keep the previous "
+                  "size's choice (or mpi): fewer, steadier rules")
+      ->check(CLI::Range(1.0, 2.0));
+  sub->add_option("--output,-o", opt->output,
+                  "the selection table (JSON); the raw results go beside it as .h5");
+  sub->add_flag("--update", opt->update,
+                "keep the rules of other P from an existing --output table (tune P = 2, 4, 8 "
+                "into one file)");
+
+  return [session, opt]() {
+    const double budget = parse_duration(opt->budget);
+    const std::vector<std::size_t> sizes = parse_sizes(opt->sizes);
+    for (const std::string& name : split_commas(opt->distributions)) {
+      if (!is_distribution(name)) throw Error("--distributions: unknown distribution '" + name + "'");
+    }
+    if (opt->candidates.empty()) throw Error("--candidates is empty: 'default' or backend specs");
+    std::vector<Kind> kinds;
+    if (opt->kind != "vector") kinds.push_back(Kind::uniform);
+    if (opt->kind != "uniform") kinds.push_back(Kind::vector);
+    // The output paths, checked before the first measurement.
+    nlohmann::json existing;
+    on_root_agreed(session.comm, [&] {
+      if (opt->update && std::filesystem::exists(opt->output)) {
+        std::ifstream in(opt->output);
+        try {
+          existing = nlohmann::json::parse(in);
+        } catch (const std::exception& e) {
+          throw Error("--update: '" + opt->output + "' is not a JSON table: " + e.what());
+        }
+      }
+      write_text(opt->output, existing.is_null() ? "{}\n" : existing.dump(2) + "\n");
+    });
+#ifdef A2A_WITH_HDF5
+    std::unique_ptr<io::ResultsWriter> writer;
+    const nlohmann::json metadata =
+        run_metadata(session, "", "a2a tune", "", "a2a tune --output " + opt->output);
+    on_root_agreed(session.comm, [&] {
+      writer = std::make_unique<io::ResultsWriter>(results_path(opt->output));
+      nlohmann::json root = metadata;
+      root["completed"] = false;
+      writer->attributes("/", root);
+      writer->commit();
+    });
+#endif
+    const NodeTopology topology(session.comm);
+    const int ranks_per_node = topology.uniform() ? topology.ranks_per_node() : 0;
+
+    Tuner tuner(session, *opt);
+    nlohmann::json table = {{"uniform", nlohmann::json::array()},
+                            {"vector", nlohmann::json::array()}};
+    std::vector<tuning::Measurement> uniform;
+    for (std::size_t k = 0; k < kinds.size(); ++k) {
+      // Each kind gets an equal share of what is left.
+      const double deadline = tuner.now() + (budget - tuner.now()) / double(kinds.size() - k);
+      const auto measurements = tuner.tune(kinds[k], sizes, deadline);
+      const auto winners = tuning::winners(measurements, opt->tie);
+      table[to_string(kinds[k])] = tuning::rules(winners, session.procs, ranks_per_node);
+      if (kinds[k] == Kind::uniform) uniform = measurements;
+    }
+    if (!uniform.empty()) {
+      if (auto entry = tuning::random_auto_entry(uniform, session.procs)) {
+        table["random_auto"] = nlohmann::json::array({*entry});
+      }
+    }
+    if (session.root()) {
+      if (auto model = model_section(tuner.measured(), session.procs, best_direct(uniform))) {
+        table["model"] = *model;
+      }
+    }
+    nlohmann::json run = {{"procs", session.procs},
+                          {"ranks_per_node", ranks_per_node},
+                          {"nodes", topology.uniform() ? topology.nodes() : 0},
+                          {"mpi_library", ""},
+                          {"machine", ""},
+                          {"cpu", cpu_model()},
+                          {"date", today()},
+                          {"budget_s", budget},
+                          {"elapsed_s", tuner.now()},
+                          {"iters", opt->iters},
+                          {"sizes", opt->sizes},
+                          {"distributions", opt->distributions},
+                          {"refined_sizes", tuner.refined_},
+                          {"unrefined_sizes", tuner.unrefined_},
+                          {"notes", tuner.notes()}};
+    {
+      char name[MPI_MAX_LIBRARY_VERSION_STRING];
+      int length = 0;
+      MPI_Get_library_version(name, &length);
+      std::string lib(name, static_cast<std::size_t>(length));
+      run["mpi_library"] = lib.substr(0, lib.find_first_of("\n,"));
+      char host[256] = {};
+      gethostname(host, sizeof host - 1);
+      run["machine"] = host;
+    }
+    for (const auto& [kind, list] : tuner.refined_)
+      run["candidates_" + kind] = tuner.candidate_count(kind == "uniform" ? Kind::uniform
+                                                                           : Kind::vector);
+    table["tuned"] = nlohmann::json::array({run});
+    table["about"] =
+        "Selection table measured by `a2a tune` (" + run["mpi_library"].get<std::string>() +
+        "); each rule holds for the P (and ranks per node) it was measured at, and `measured` "
+        "lists its sizes with the runner-up's time relative to the winner's; for any other P "
+        "auto uses the fitted model. Use with auto:table=FILE or A2A_TUNING=FILE.";
+    on_root_agreed(session.comm, [&] {
+      const nlohmann::json out =
+          existing.is_null() ? table
+                             : tuning::merge(existing, table, session.procs, ranks_per_node);
+      write_text(opt->output, out.dump(2) + "\n");
+      std::cerr << "tune: selection table in " << opt->output << " (" << int(tuner.now())
+                << " s)" << std::endl;
+    });
+#ifdef A2A_WITH_HDF5
+    on_root_agreed(session.comm, [&] {
+      std::map<std::string, std::size_t> counts;
+      std::size_t experiment = 0;
+      std::map<std::string, std::string> groups;
+      for (const Measured& m : tuner.measured()) {
+        if (groups.count(m.group) == 0) {
+          char prefix[32];
+          std::snprintf(prefix, sizeof prefix, "/experiments/%02zu-", experiment++);
+          groups[m.group] = prefix + m.group;
+          writer->attributes(groups[m.group], {{"type", "bench"}, {"name", m.group}});
+        }
+        char index[32];
+        std::snprintf(index, sizeof index, "/series/%03zu", counts[m.group]++);
+        nlohmann::json record = m.series.record;
+        record["experiment"] = m.group;
+        record["type"] = "bench";
+        writer->attributes(groups[m.group] + index, record);
+        writer->dataset(groups[m.group] + index + "/times_us", m.series.times_us);
+      }
+      writer->attributes("/", {{"completed", true}, {"experiments_completed", experiment}});
+      writer->commit();
+      std::cerr << "tune: raw results in " << writer->path() << std::endl;
+    });
+#endif
+    return 0;
+  };
+}
+
+}  // namespace a2a::app

@@ -1,0 +1,234 @@
+#include "core/tuning.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace a2a::app::tuning {
+namespace {
+
+struct Scored {
+  std::string spec;
+  double score = 0;
+};
+
+// Per size: every spec measured in each distribution of that size, with its score, in the
+// order first measured.
+std::map<std::size_t, std::vector<Scored>> scores(const std::vector<Measurement>& measurements) {
+  std::map<std::size_t, std::vector<Scored>> out;
+  std::map<std::size_t, std::set<std::string>> distributions;
+  std::map<std::pair<std::size_t, std::string>, double> best;
+  std::map<std::size_t, std::vector<std::string>> order;
+  for (const Measurement& m : measurements) {
+    distributions[m.bytes].insert(m.distribution);
+    auto [it, fresh] = best.try_emplace({m.bytes, m.distribution}, m.median_us);
+    if (!fresh) it->second = std::min(it->second, m.median_us);
+    auto& specs = order[m.bytes];
+    if (std::find(specs.begin(), specs.end(), m.spec) == specs.end()) specs.push_back(m.spec);
+  }
+  for (const auto& [bytes, specs] : order) {
+    for (const std::string& spec : specs) {
+      double log_sum = 0;
+      std::size_t found = 0;
+      for (const std::string& dist : distributions[bytes]) {
+        // The last measurement of (spec, size, distribution) counts: a refinement replaces
+        // the coarse one.
+        double median = -1;
+        for (const Measurement& m : measurements) {
+          if (m.bytes == bytes && m.spec == spec && m.distribution == dist) median = m.median_us;
+        }
+        if (median <= 0) break;
+        log_sum += std::log(median / best[{bytes, dist}]);
+        ++found;
+      }
+      if (found != distributions[bytes].size()) continue;
+      out[bytes].push_back({spec, std::exp(log_sum / static_cast<double>(found))});
+    }
+  }
+  return out;
+}
+
+std::uint64_t split(std::uint64_t a, std::uint64_t b) {
+  return static_cast<std::uint64_t>(std::floor(std::sqrt(static_cast<double>(a) * static_cast<double>(b))));
+}
+
+}  // namespace
+
+std::vector<Winner> winners(const std::vector<Measurement>& measurements, double tie) {
+  std::vector<Winner> out;
+  std::string previous;
+  for (const auto& [bytes, scored] : scores(measurements)) {
+    if (scored.empty()) continue;
+    double least = scored[0].score;
+    for (const Scored& s : scored)
+      least = std::min(least, s.score);
+    // Within the tie of the best: the previous size's winner if it is there, else the first
+    // measured (mpi leads the candidates): fewer, steadier rules, none slower than tie x best.
+    const Scored* chosen = nullptr;
+    for (const Scored& s : scored) {
+      if (s.score > tie * least) continue;
+      if (s.spec == previous || chosen == nullptr) chosen = &s;
+    }
+    Winner w;
+    w.bytes = bytes;
+    w.spec = chosen->spec;
+    w.score = chosen->score;
+    for (const Scored& s : scored) {
+      if (&s != chosen && (w.runner_up.empty() || s.score < w.runner_up_score)) {
+        w.runner_up = s.spec;
+        w.runner_up_score = s.score;
+      }
+    }
+    previous = w.spec;
+    out.push_back(w);
+  }
+  return out;
+}
+
+std::vector<std::pair<std::size_t, std::vector<std::string>>> near_winners(
+    const std::vector<Measurement>& measurements, double keep) {
+  std::vector<std::pair<std::size_t, std::vector<std::string>>> out;
+  for (const auto& [bytes, scored] : scores(measurements)) {
+    std::vector<std::string> kept;
+    double least = scored.empty() ? 0 : scored[0].score;
+    for (const Scored& s : scored)
+      least = std::min(least, s.score);
+    for (const Scored& s : scored) {
+      if (s.score <= std::max(keep, 1.0) * least) kept.push_back(s.spec);
+    }
+    out.emplace_back(bytes, std::move(kept));
+  }
+  return out;
+}
+
+nlohmann::json rules(const std::vector<Winner>& winners, int procs, int ranks_per_node) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < winners.size();) {
+    std::size_t j = i;
+    while (j + 1 < winners.size() && winners[j + 1].spec == winners[i].spec)
+      ++j;
+    nlohmann::json rule = {{"min_procs", procs}, {"max_procs", procs}};
+    if (ranks_per_node > 0) rule["ranks_per_node"] = ranks_per_node;
+    if (i > 0) rule["min_bytes"] = split(winners[i - 1].bytes, winners[i].bytes) + 1;
+    if (j + 1 < winners.size()) rule["max_bytes"] = split(winners[j].bytes, winners[j + 1].bytes);
+    rule["backend"] = winners[i].spec;
+    // What was measured: per size the chosen backend's and the runner-up's score (time over
+    // the best time, geometric mean over the distributions).
+    nlohmann::json measured = nlohmann::json::array();
+    for (std::size_t k = i; k <= j; ++k) {
+      nlohmann::json m = {{"bytes", winners[k].bytes}, {"vs_best", winners[k].score}};
+      if (!winners[k].runner_up.empty()) {
+        m["runner_up"] = winners[k].runner_up;
+        m["runner_up_vs_best"] = winners[k].runner_up_score;
+      }
+      measured.push_back(m);
+    }
+    rule["measured"] = measured;
+    out.push_back(rule);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::optional<nlohmann::json> random_auto_entry(const std::vector<Measurement>& measurements,
+                                                int procs) {
+  const char* names[] = {"mpi", "random_scatter", "random_sendrecv", "random_segmented"};
+  std::map<std::size_t, std::array<double, 4>> at;  // per size, the four medians (0: missing)
+  for (const Measurement& m : measurements) {
+    if (!m.distribution.empty()) continue;
+    for (std::size_t k = 0; k < 4; ++k) {
+      if (m.spec == names[k]) at[m.bytes][k] = m.median_us;
+    }
+  }
+  std::vector<std::size_t> sizes;
+  for (const auto& [bytes, medians] : at) {
+    if (std::all_of(medians.begin(), medians.end(), [](double t) { return t > 0; })) {
+      sizes.push_back(bytes);
+    }
+  }
+  if (sizes.empty()) return std::nullopt;
+  const auto& t = [&](std::size_t i, std::size_t k) { return at[sizes[i]][k]; };
+  const auto random_best = [&](std::size_t i) { return std::min({t(i, 1), t(i, 2), t(i, 3)}); };
+  // small: past the last size where mpi is at least as fast as every randomized one.
+  std::size_t first_random = 0;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (t(i, 0) <= random_best(i)) first_random = i + 1;
+  }
+  const std::uint64_t never = std::uint64_t{1} << 62;
+  std::uint64_t small = never, large = never;
+  std::string why;
+  double scatter = 0, sendrecv = 0;
+  if (first_random < sizes.size()) {
+    small = first_random == 0 ? 0 : split(sizes[first_random - 1], sizes[first_random]) + 1;
+    // large: past the last size where scatter or sendrecv beats segmented.
+    std::size_t first_segmented = first_random;
+    for (std::size_t i = first_random; i < sizes.size(); ++i) {
+      if (std::min(t(i, 1), t(i, 2)) < t(i, 3)) first_segmented = i + 1;
+    }
+    large = first_segmented == first_random ? small
+            : first_segmented == sizes.size()
+                ? never
+                : split(sizes[first_segmented - 1], sizes[first_segmented]);
+    large = std::max(large, small);
+    for (std::size_t i = first_random; i < first_segmented; ++i) {
+      scatter += t(i, 1);
+      sendrecv += t(i, 2);
+    }
+    why = "measured at " + std::to_string(sizes.size()) + " sizes from " +
+          std::to_string(sizes.front()) + " to " + std::to_string(sizes.back()) +
+          " B: mpi wins below " + std::to_string(small) + " B";
+  } else {
+    why = "measured at " + std::to_string(sizes.size()) + " sizes from " +
+          std::to_string(sizes.front()) + " to " + std::to_string(sizes.back()) +
+          " B: mpi wins at every one";
+  }
+  return nlohmann::json{{"procs", procs},
+                        {"small", small},
+                        {"large", large},
+                        {"procs_threshold", scatter <= sendrecv ? procs + 1 : procs},
+                        {"why", why}};
+}
+
+nlohmann::json merge(const nlohmann::json& existing, const nlohmann::json& tuned, int procs,
+                     int ranks_per_node) {
+  nlohmann::json out = existing.is_object() ? existing : nlohmann::json::object();
+  const auto same = [&](const nlohmann::json& rule) {
+    return rule.value("min_procs", -1) == procs && rule.value("max_procs", -1) == procs &&
+           rule.value("ranks_per_node", 0) == ranks_per_node;
+  };
+  for (const char* section : {"uniform", "vector"}) {
+    nlohmann::json merged = tuned.value(section, nlohmann::json::array());
+    for (const auto& rule : out.value(section, nlohmann::json::array())) {
+      if (!same(rule)) merged.push_back(rule);
+    }
+    out[section] = merged;
+  }
+  nlohmann::json entries = tuned.value("random_auto", nlohmann::json::array());
+  for (const auto& entry : out.value("random_auto", nlohmann::json::array())) {
+    if (entry.value("procs", -1) != procs) entries.push_back(entry);
+  }
+  out["random_auto"] = entries;
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& run : out.value("tuned", nlohmann::json::array())) {
+    if (run.value("procs", -1) != procs || run.value("ranks_per_node", 0) != ranks_per_node) {
+      runs.push_back(run);
+    }
+  }
+  for (const auto& run : tuned.value("tuned", nlohmann::json::array()))
+    runs.push_back(run);
+  out["tuned"] = runs;
+  if (tuned.contains("model")) {
+    const auto procs_of = [](const nlohmann::json& model) {
+      return model.contains("fit") ? model["fit"].value("procs", 0) : 0;
+    };
+    if (!out.contains("model") || procs_of(tuned["model"]) >= procs_of(out["model"])) {
+      out["model"] = tuned["model"];
+    }
+  }
+  if (tuned.contains("about")) out["about"] = tuned["about"];
+  return out;
+}
+
+}  // namespace a2a::app::tuning

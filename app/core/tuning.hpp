@@ -1,0 +1,62 @@
+// The selection table `a2a tune` writes (the format `auto` reads, alltoall/src/algorithms/
+// auto.cpp), made from measurements: which backend wins at each measured size, merged into
+// byte ranges whose bounds lie halfway (geometrically) between measured sizes, so a size that
+// was not measured gets the winner of the nearest measured one; the randomized paper's
+// thresholds for `random_auto`; and the merge of a new P into an existing table. Pure
+// functions: no MPI, so the tests can feed them synthetic measurements.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace a2a::app::tuning {
+
+struct Measurement {
+  std::string spec;          // as measured (and as the table will name it)
+  std::size_t bytes = 0;     // per peer (vector: the largest block)
+  std::string distribution;  // "" for Alltoall
+  double median_us = 0;
+};
+
+struct Winner {
+  std::size_t bytes = 0;
+  std::string spec;
+  // Geometric mean over the distributions of median / the best median there (1 = best in
+  // every one); the runner-up (the best of the others) the same.
+  double score = 1;
+  std::string runner_up;
+  double runner_up_score = 0;  // 0: no runner-up
+};
+
+// Per size (ascending), among the specs measured in every distribution measured at that size,
+// one whose score is within `tie` (a factor >= 1) of the least: the previous size's winner if
+// it is, else the first measured. tie = 1 is the plain fastest.
+std::vector<Winner> winners(const std::vector<Measurement>& measurements, double tie = 1.0);
+
+// Per size, the specs whose score is at most `keep` (always at least the winner).
+std::vector<std::pair<std::size_t, std::vector<std::string>>> near_winners(
+    const std::vector<Measurement>& measurements, double keep);
+
+// The table rules for one P (min_procs = max_procs = procs; ranks_per_node when > 0): runs of
+// equal winners merged, a run ending at size a and the next starting at size b split at
+// floor(sqrt(a b)); the first run starts at 0, the last is unbounded.
+nlohmann::json rules(const std::vector<Winner>& winners, int procs, int ranks_per_node);
+
+// random_auto's thresholds at this P from the measurements of mpi, random_scatter,
+// random_sendrecv and random_segmented (their default parameters), as
+// {"procs", "small", "large", "procs_threshold", "why"}: below small mpi wins, up to large the
+// better of scatter and sendrecv (procs_threshold > P picks scatter), above it segmented.
+// Empty when one of the four lacks a size.
+std::optional<nlohmann::json> random_auto_entry(const std::vector<Measurement>& measurements,
+                                                int procs);
+
+// `existing` with the rules, random_auto entry and tuning record of `tuned` for P replacing
+// those of the same P and ranks per node (new rules first, so they win over general ones); the
+// model of the largest P tuned is kept.
+nlohmann::json merge(const nlohmann::json& existing, const nlohmann::json& tuned, int procs,
+                     int ranks_per_node);
+
+}  // namespace a2a::app::tuning
