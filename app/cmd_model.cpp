@@ -1,6 +1,6 @@
 // a2a model --procs P [--radix r|sqrt|all] [--block-bytes S]: the closed-form K and D of the
 // radix-r Bruck family (configurable-alltoall paper, Propositions 1-4).
-// a2a model --fit RESULTS.jsonl [--procs P --block-bytes S]: a per-machine cost model fitted to
+// a2a model --fit RESULTS.jsonl|RESULTS.h5 [--procs P --block-bytes S]: a per-machine cost model fitted to
 // measured exchanges (core/fit.hpp), and with P and S the predicted time per radix.
 #include <charconv>
 #include <fstream>
@@ -14,6 +14,9 @@
 #include "commands.hpp"
 #include "core/fit.hpp"
 #include "core/records.hpp"
+#ifdef A2A_WITH_HDF5
+#include "io/results.hpp"
+#endif
 
 namespace a2a::app {
 
@@ -91,6 +94,25 @@ int run_tra2_model(const Session& session, const Options& opt) {
   return 0;
 }
 
+// The bench records of a JSON-lines file, or of an HDF5 results file (a2a bench --output,
+// a2a run, a2a tune), told apart by HDF5's signature.
+std::vector<fit::Observation> observations_in(const std::string& text, const std::string& file) {
+  if (text.rfind("\x89HDF\r\n\x1a\n", 0) != 0) return fit::read_observations(text, file);
+#ifdef A2A_WITH_HDF5
+  std::vector<fit::Observation> out;
+  std::size_t index = 0;
+  for (const nlohmann::json& record : io::read_series_records(file)) {
+    ++index;
+    if (record.value("app", "") != "bench") continue;
+    out.push_back(fit::observation(record, file + ": series record " + std::to_string(index)));
+  }
+  if (out.empty()) throw Error(file + ": no a2a bench series in this results file");
+  return out;
+#else
+  throw Error("--fit " + file + ": an HDF5 results file, and this build has no HDF5");
+#endif
+}
+
 // Fits the cost model to FILE; with P and S, predicts TRA's time per radix from K and D.
 template <typename Options>
 int run_fit(const Session& session, const Options& opt) {
@@ -99,7 +121,7 @@ int run_fit(const Session& session, const Options& opt) {
   if (!in) throw Error("--fit: cannot read '" + opt.fit + "'");
   std::ostringstream text;
   text << in.rdbuf();
-  const fit::Result result = fit::fit(fit::read_observations(text.str(), opt.fit));
+  const fit::Result result = fit::fit(observations_in(text.str(), opt.fit));
   const auto format = parse_format(opt.format);
   if (format == Format::json) {
     std::cout << fit::to_json(result).dump() << "\n";
@@ -189,7 +211,8 @@ Runner setup_model(CLI::App& app, const Session& session) {
   auto* radix =
       sub->add_option("--radix,-r", opt->radix, "radix r in [2, P], 'sqrt' or 'all' (r = 2..P)");
   sub->add_option("--fit", opt->fit,
-                  "fit alpha/beta/gamma to a2a bench JSON records (FILE.jsonl); with --procs and "
+                  "fit alpha/beta/gamma to a2a bench records: JSON lines (FILE.jsonl) or a results "
+                  "file (FILE.h5 of bench --output, run, tune); with --procs and "
                   "--block-bytes, predict TRA's time per radix");
   sub->add_option("--block-bytes,-S", opt->block_bytes, "block size S: also print D*S bytes");
   sub->add_option("--ranks-per-node,-Q", opt->ranks_per_node,

@@ -318,17 +318,15 @@ class Tuner {
   std::vector<std::string> notes_;
 };
 
-// The cost model fitted to the Alltoall measurements, as the table's "model" section (gamma
+// The cost model fitted to every measurement (as `a2a model --fit FILE.h5` fits the raw results
+// file), as the table's "model" section (gamma
 // only where direct and store-and-forward backends were both measured; a negative estimate,
 // which noise can give, is clamped to 0 and said so).
 std::optional<nlohmann::json> model_section(const std::vector<Measured>& measured, int procs,
                                             const std::string& direct) {
   std::vector<fit::Observation> observations;
-  for (const Measured& m : measured) {
-    if (m.series.record.value("kind", "") == "uniform") {
-      observations.push_back(fit::observation(m.series.record, "tune"));
-    }
-  }
+  for (const Measured& m : measured)
+    observations.push_back(fit::observation(m.series.record, "tune"));
   fit::Result result;
   try {
     result = fit::fit(observations);
@@ -351,7 +349,7 @@ std::optional<nlohmann::json> model_section(const std::vector<Measured>& measure
        result.has_gamma ? nonnegative("gamma", result.gamma_us_per_byte.value) : 0.0},
       {"direct", direct},
       {"why",
-       "fitted by a2a tune (weighted least squares) to its Alltoall measurements at P = " +
+       "fitted by a2a tune (weighted least squares) to its measurements at P = " +
            std::to_string(procs) + "; auto uses it for a P the table has no rules for" +
            (clamped.empty() ? std::string() : "; negative estimate clamped to 0: " + clamped)},
       {"fit", fit_info}};

@@ -104,6 +104,11 @@ void pure_functions(Harness& h) {
   w = a2a::app::tuning::winners(two);
   h.expect(w.size() == 1 && w[0].spec == "b" && std::abs(w[0].score - std::sqrt(1.2)) < 1e-12,
            "two distributions: geometric mean of ratios");
+  // A refinement replaces the coarse measurement, also as the yardstick of the others.
+  w = a2a::app::tuning::winners({{"a", 32, "", 1.0}, {"b", 32, "", 2.0}, {"a", 32, "", 3.0}});
+  h.expect(w.size() == 1 && w[0].spec == "b" && w[0].score == 1.0 &&
+               std::abs(w[0].runner_up_score - 1.5) < 1e-12,
+           "the last measurement counts");
   const auto near = a2a::app::tuning::near_winners(m, 1.25);
   h.expect(near[0].second == std::vector<std::string>{"tra:r=2"} && near[2].second.size() == 2,
            "near winners within 1.25 of the best");

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace a2a::app::tuning {
 namespace {
@@ -17,30 +18,32 @@ struct Scored {
 // Per size: every spec measured in each distribution of that size, with its score, in the
 // order first measured.
 std::map<std::size_t, std::vector<Scored>> scores(const std::vector<Measurement>& measurements) {
-  std::map<std::size_t, std::vector<Scored>> out;
+  // The last measurement of (size, distribution, spec) counts: a refinement replaces the
+  // coarse one.
+  std::map<std::tuple<std::size_t, std::string, std::string>, double> last;
   std::map<std::size_t, std::set<std::string>> distributions;
-  std::map<std::pair<std::size_t, std::string>, double> best;
   std::map<std::size_t, std::vector<std::string>> order;
   for (const Measurement& m : measurements) {
+    last[{m.bytes, m.distribution, m.spec}] = m.median_us;
     distributions[m.bytes].insert(m.distribution);
-    auto [it, fresh] = best.try_emplace({m.bytes, m.distribution}, m.median_us);
-    if (!fresh) it->second = std::min(it->second, m.median_us);
     auto& specs = order[m.bytes];
     if (std::find(specs.begin(), specs.end(), m.spec) == specs.end()) specs.push_back(m.spec);
   }
+  std::map<std::pair<std::size_t, std::string>, double> best;
+  for (const auto& [key, median] : last) {
+    const auto& [bytes, dist, spec] = key;
+    auto [it, fresh] = best.try_emplace({bytes, dist}, median);
+    if (!fresh) it->second = std::min(it->second, median);
+  }
+  std::map<std::size_t, std::vector<Scored>> out;
   for (const auto& [bytes, specs] : order) {
     for (const std::string& spec : specs) {
       double log_sum = 0;
       std::size_t found = 0;
       for (const std::string& dist : distributions[bytes]) {
-        // The last measurement of (spec, size, distribution) counts: a refinement replaces
-        // the coarse one.
-        double median = -1;
-        for (const Measurement& m : measurements) {
-          if (m.bytes == bytes && m.spec == spec && m.distribution == dist) median = m.median_us;
-        }
-        if (median <= 0) break;
-        log_sum += std::log(median / best[{bytes, dist}]);
+        const auto it = last.find({bytes, dist, spec});
+        if (it == last.end() || it->second <= 0) break;
+        log_sum += std::log(it->second / best[{bytes, dist}]);
         ++found;
       }
       if (found != distributions[bytes].size()) continue;

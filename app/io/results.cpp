@@ -164,6 +164,102 @@ void ResultsWriter::dataset(const std::string& path, const std::vector<std::uint
   put_dataset(file_, path, H5T_NATIVE_UINT64, values);
 }
 
+namespace {
+
+herr_t read_attribute(hid_t where, const char* name, const H5A_info_t*, void* data) {
+  auto& record = *static_cast<nlohmann::json*>(data);
+  const hid_t attr = H5Aopen(where, name, H5P_DEFAULT);
+  if (attr < 0) return -1;
+  const hid_t type = H5Aget_type(attr);
+  herr_t status = 0;
+  switch (H5Tget_class(type)) {
+    case H5T_STRING: {
+      const hid_t memory = H5Tcopy(H5T_C_S1);
+      H5Tset_size(memory, H5T_VARIABLE);
+      H5Tset_cset(memory, H5T_CSET_UTF8);
+      char* text = nullptr;
+      status = H5Aread(attr, memory, &text);
+      if (status >= 0 && text != nullptr) {
+        record[name] = std::string(text);
+        H5free_memory(text);
+      }
+      H5Tclose(memory);
+      break;
+    }
+    case H5T_INTEGER: {
+      long long value = 0;
+      status = H5Aread(attr, H5T_NATIVE_LLONG, &value);
+      record[name] = value;
+      break;
+    }
+    case H5T_FLOAT: {
+      double value = 0;
+      status = H5Aread(attr, H5T_NATIVE_DOUBLE, &value);
+      record[name] = value;
+      break;
+    }
+    default:
+      break;  // not written by a2a: skipped
+  }
+  H5Tclose(type);
+  H5Aclose(attr);
+  return status;
+}
+
+struct Walk {
+  hid_t file;
+  std::string prefix;
+  std::vector<std::string> names;
+};
+
+herr_t collect_name(hid_t, const char* name, const H5L_info_t*, void* data) {
+  static_cast<Walk*>(data)->names.emplace_back(name);
+  return 0;
+}
+
+std::vector<std::string> children(hid_t file, const std::string& group) {
+  Walk walk{file, group, {}};
+  const hid_t id = H5Gopen2(file, group.c_str(), H5P_DEFAULT);
+  if (id < 0) return {};
+  hsize_t index = 0;
+  H5Literate(id, H5_INDEX_NAME, H5_ITER_INC, &index, collect_name, &walk);
+  H5Gclose(id);
+  return walk.names;
+}
+
+}  // namespace
+
+std::vector<nlohmann::json> read_series_records(const std::string& path) {
+  // Quiet: a file that is not HDF5 is our error message, not HDF5's stack trace.
+  H5E_auto2_t handler = nullptr;
+  void* handler_data = nullptr;
+  H5Eget_auto2(H5E_DEFAULT, &handler, &handler_data);
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) {
+    H5Eset_auto2(H5E_DEFAULT, handler, handler_data);
+    throw Error("cannot open '" + path + "' as an HDF5 results file");
+  }
+  std::vector<nlohmann::json> records;
+  bool failed = false;
+  for (const std::string& experiment : children(file, "/experiments")) {
+    const std::string series = "/experiments/" + experiment + "/series";
+    for (const std::string& one : children(file, series)) {
+      nlohmann::json record = nlohmann::json::object();
+      const hid_t group = H5Gopen2(file, (series + "/" + one).c_str(), H5P_DEFAULT);
+      if (group < 0) continue;
+      hsize_t index = 0;
+      failed |= H5Aiterate2(group, H5_INDEX_NAME, H5_ITER_INC, &index, read_attribute, &record) < 0;
+      H5Gclose(group);
+      records.push_back(std::move(record));
+    }
+  }
+  H5Fclose(file);
+  H5Eset_auto2(H5E_DEFAULT, handler, handler_data);
+  if (failed) throw Error("'" + path + "': an attribute could not be read");
+  return records;
+}
+
 std::string hdf5_version() {
   unsigned major = 0, minor = 0, release = 0;
   H5get_libversion(&major, &minor, &release);

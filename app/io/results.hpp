@@ -47,6 +47,11 @@ class ResultsWriter {
 
 using app::on_root_agreed;  // core/agree.hpp
 
+// Every series record of a results file: the attributes of each /experiments/*/series/* group
+// as a JSON object (strings, integers, reals; booleans come back as 0/1). Serial, any rank.
+// Throws a2a::Error when the file cannot be opened or is not a results file.
+std::vector<nlohmann::json> read_series_records(const std::string& path);
+
 // The library versions behind the file's run metadata.
 std::string hdf5_version();
 

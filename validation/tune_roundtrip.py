@@ -1,0 +1,125 @@
+#!/usr/bin/python3
+"""a2a tune end to end: the table it writes is checked against its own raw results (read with
+h5py, not by a2a), then used by `auto`, and its model is refitted from the .h5 by
+`a2a model --fit`.
+
+usage: tune_roundtrip.py A2A WORKDIR MPIEXEC -n P [mpiexec flags...]
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+
+import h5py
+
+a2a, work, launcher = sys.argv[1], sys.argv[2], sys.argv[3:]
+procs = int(launcher[launcher.index("-n") + 1] if "-n" in launcher else launcher[2])
+os.makedirs(work, exist_ok=True)
+table_path = os.path.join(work, "tuned.json")
+sizes = [1, 64, 512, 4096]
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAILED:", what, file=sys.stderr)
+
+
+def run(*args):
+    done = subprocess.run(launcher + [a2a, *args], capture_output=True, text=True, timeout=240)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(args)} failed ({done.returncode}):\n{done.stderr}")
+    return done.stdout
+
+
+tie = 1.03
+run("tune", "--sizes", ",".join(map(str, sizes)), "--budget", "120s", "--iters", "5",
+    "--warmup", "1", "--tie", str(tie), "--output", table_path)
+table = json.load(open(table_path))
+tuned = table["tuned"][0]
+check(tuned["procs"] == procs, f"tuned P = {tuned['procs']}")
+check(tuned["refined_sizes"]["uniform"] == sizes, "every size refined within the budget")
+
+# The raw results, read independently: per (kind, size), the last median of each spec (the
+# fine pass measured after the coarse one), and for the vector kind per distribution.
+last = {}
+with h5py.File(os.path.join(work, "tuned.h5"), "r") as f:
+    check(bool(f.attrs["completed"]), "results file completed")
+    for name in sorted(f["experiments"]):
+        kind = "uniform" if name.split("-", 1)[1].startswith("uniform") else "vector"
+        for series in sorted(f["experiments"][name]["series"]):
+            attrs = f["experiments"][name]["series"][series].attrs
+            key = (kind, int(attrs["bytes"]), attrs.get("distribution", ""), attrs["spec"])
+            last[key] = float(attrs["median_us"])
+
+
+def score(kind, size, spec):
+    """Geometric mean over the distributions of median / the best median there."""
+    dists = {d for (k, b, d, _) in last if k == kind and b == size}
+    logs = []
+    for d in dists:
+        best = min(t for (k, b, dd, _), t in last.items() if (k, b, dd) == (kind, size, d))
+        logs.append(math.log(last[(kind, size, d, spec)] / best))
+    return math.exp(sum(logs) / len(logs))
+
+
+def rule_for(kind, size):
+    for rule in table[kind]:
+        if rule.get("min_bytes", 0) <= size <= rule.get("max_bytes", 2**64):
+            return rule
+    return None
+
+
+for kind in ("uniform", "vector"):
+    for size in sizes:
+        rule = rule_for(kind, size)
+        check(rule is not None, f"{kind} {size} B: a rule")
+        if rule is None:
+            continue
+        check(rule["min_procs"] == procs == rule["max_procs"], f"{kind}: rule for P only")
+        # Within the tie of the least score of any backend measured in every distribution.
+        dists = {d for (k, b, d, _) in last if (k, b) == (kind, size)}
+        specs = {sp for (k, b, _, sp) in last if (k, b) == (kind, size)}
+        complete = [sp for sp in specs if all((kind, size, d, sp) in last for d in dists)]
+        least = min(score(kind, size, sp) for sp in complete)
+        s = score(kind, size, rule["backend"])
+        check(s <= tie * least + 1e-9,
+              f"{kind} {size} B: {rule['backend']} scores {s:.3f}, the least {least:.3f}")
+
+def same_backend(resolved, spec):
+    """`resolved` is `spec` with its other parameters' defaults written out."""
+    def parse(text):
+        name, _, params = text.partition(":")
+        return name, dict(p.split("=", 1) for p in params.split(",") if p)
+    (n1, p1), (n2, p2) = parse(resolved), parse(spec)
+    return n1 == n2 and all(p1.get(k) == v for k, v in p2.items())
+
+
+# auto with the table picks the table's backend at every size (every rank agrees, or the
+# exchange would not have completed; the check compares the bytes with MPI's).
+out = run("bench", "--algorithms", "auto:table=" + table_path, "--sizes",
+          ",".join(map(str, sizes)), "--iters", "1", "--warmup", "0", "--check",
+          "--format", "json")
+records = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+check(len(records) == len(sizes), f"{len(records)} bench records")
+for r in records:
+    got = r["backend"].split("->", 1)[1]
+    want = rule_for("uniform", r["bytes"])["backend"]
+    check(same_backend(got, want), f"auto at {r['bytes']} B ran {got}, the table says {want}")
+    check(r["check"] == "passed", f"auto at {r['bytes']} B: check {r['check']}")
+
+# The model refitted from the raw results file is the table's model.
+if "model" in table:
+    fitted = json.loads(subprocess.run([a2a, "model", "--fit", os.path.join(work, "tuned.h5"),
+                                        "--format", "json"], capture_output=True, text=True,
+                                       check=True).stdout)
+    for key in ("alpha_us", "beta_us_per_byte"):
+        a, b = fitted[key], table["model"]["fit"][key]
+        check(abs(a - b) <= 1e-6 * abs(b), f"model {key}: {a} from the .h5, {b} in the table")
+else:
+    check(False, "the table has a model")
+
+print(f"tune round trip (P={procs}): {len(failures)} failed")
+sys.exit(1 if failures else 0)
