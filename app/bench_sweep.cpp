@@ -252,6 +252,11 @@ BenchResult bench_sweep(const Session& session, const BenchConfig& config,
     for (std::size_t c : layout.send_counts)
       volume += c;
     MPI_Allreduce(MPI_IN_PLACE, &volume, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, session.comm);
+    // The largest block of any rank: the size `auto` selects by for Alltoallv.
+    unsigned long long largest = 0;
+    for (std::size_t c : layout.send_counts)
+      largest = std::max<unsigned long long>(largest, c);
+    MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, session.comm);
     if (!session.root()) continue;
     const Entry* baseline = nullptr;
     for (const Entry& e : entries) {
@@ -279,6 +284,7 @@ BenchResult bench_sweep(const Session& session, const BenchConfig& config,
       if (vector) {
         rec["distribution"] = config.distribution;
         rec["mean_bytes"] = static_cast<double>(volume) / (static_cast<double>(P) * P);
+        rec["largest_bytes"] = largest;
       }
       if (c.rounds_intra + c.rounds_inter > 0) {
         rec["rounds_intra"] = c.rounds_intra;

@@ -1,6 +1,7 @@
 // a2a tune: measures every applicable backend and parameter on this machine at this P and writes
 // the selection table `auto` reads (core/tuning.hpp), with a cost model fitted to the same
-// measurements for the P it did not measure, and the raw results beside it (FILE.h5).
+// measurements for the P it did not measure, and the raw results beside it (FILE.h5; FILE.jsonl
+// in builds without HDF5).
 //
 // Within a time budget, by pruning: a coarse pass measures every candidate at every third size
 // with few iterations; a fine pass measures every size with full iterations, but only the
@@ -161,6 +162,7 @@ struct Options {
   int iters = 20, warmup = 3;
   double keep = 1.25;
   double tie = 1.03;
+  double smooth = 1.10;
   std::string output = "tuning.json";
   bool update = false;
 };
@@ -300,11 +302,30 @@ class Tuner {
       medians[i] = result.series[i].record["median_us"].get<double>();
       measured_.push_back(
           {to_string(kind) + (dist.empty() ? "" : "-" + dist) + "-" + phase, result.series[i]});
+      if (kind == Kind::vector) {
+        largest_[{bytes, dist}] = result.series[i].record["largest_bytes"].get<std::size_t>();
+      }
     }
     MPI_Bcast(medians.data(), static_cast<int>(medians.size()), MPI_DOUBLE, 0, session_.comm);
     for (std::size_t i = 0; i < specs.size(); ++i)
       into.push_back({specs[i], bytes, dist, medians[i]});
   }
+
+ public:
+  // The measurements keyed as `auto` will look them up: for Alltoallv by the largest block of
+  // the counts measured (a random distribution's is below the nominal size), not the nominal
+  // size the sweep was written with. Rank 0's view.
+  std::vector<tuning::Measurement> as_selected(std::vector<tuning::Measurement> measurements) const {
+    for (tuning::Measurement& m : measurements) {
+      if (m.distribution.empty()) continue;
+      const auto it = largest_.find({m.bytes, m.distribution});
+      if (it != largest_.end()) m.bytes = it->second;
+    }
+    return measurements;
+  }
+
+ private:
+  std::map<std::pair<std::size_t, std::string>, std::size_t> largest_;  // rank 0 only
 
   void note(const std::string& text) {
     notes_.push_back(text);
@@ -372,9 +393,9 @@ std::string best_direct(const std::vector<tuning::Measurement>& uniform) {
   return best;
 }
 
-std::string results_path(const std::string& table) {
+std::string results_path(const std::string& table, const char* extension) {
   std::filesystem::path path(table);
-  path.replace_extension(".h5");
+  path.replace_extension(extension);
   return path.string();
 }
 
@@ -418,6 +439,10 @@ Runner setup_tune(CLI::App& app, const Session& session) {
                   "sizes where backends are within this factor of the best keep the previous "
                   "size's choice (or mpi): fewer, steadier rules")
       ->check(CLI::Range(1.0, 2.0));
+  sub->add_option("--smooth", opt->smooth,
+                  "a lone size whose winner differs from both neighbours' one choice takes "
+                  "theirs when it is within this factor of the best (1: never)")
+      ->check(CLI::Range(1.0, 2.0));
   sub->add_option("--output,-o", opt->output,
                   "the selection table (JSON); the raw results go beside it as .h5");
   sub->add_flag("--update", opt->update,
@@ -452,7 +477,7 @@ Runner setup_tune(CLI::App& app, const Session& session) {
     const nlohmann::json metadata =
         run_metadata(session, "", "a2a tune", "", "a2a tune --output " + opt->output);
     on_root_agreed(session.comm, [&] {
-      writer = std::make_unique<io::ResultsWriter>(results_path(opt->output));
+      writer = std::make_unique<io::ResultsWriter>(results_path(opt->output, ".h5"));
       nlohmann::json root = metadata;
       root["completed"] = false;
       writer->attributes("/", root);
@@ -469,8 +494,9 @@ Runner setup_tune(CLI::App& app, const Session& session) {
     for (std::size_t k = 0; k < kinds.size(); ++k) {
       // Each kind gets an equal share of what is left.
       const double deadline = tuner.now() + (budget - tuner.now()) / double(kinds.size() - k);
-      const auto measurements = tuner.tune(kinds[k], sizes, deadline);
-      const auto winners = tuning::winners(measurements, opt->tie);
+      // Rank 0 alone knows the largest blocks; only its table is written.
+      const auto measurements = tuner.as_selected(tuner.tune(kinds[k], sizes, deadline));
+      const auto winners = tuning::winners(measurements, opt->tie, opt->smooth);
       table[to_string(kinds[k])] = tuning::rules(winners, session.procs, ranks_per_node);
       if (kinds[k] == Kind::uniform) uniform = measurements;
     }
@@ -485,6 +511,7 @@ Runner setup_tune(CLI::App& app, const Session& session) {
       }
     }
     nlohmann::json run = {{"procs", session.procs},
+                          {"kinds", opt->kind},
                           {"ranks_per_node", ranks_per_node},
                           {"nodes", topology.uniform() ? topology.nodes() : 0},
                           {"mpi_library", ""},
@@ -549,6 +576,20 @@ Runner setup_tune(CLI::App& app, const Session& session) {
       writer->attributes("/", {{"completed", true}, {"experiments_completed", experiment}});
       writer->commit();
       std::cerr << "tune: raw results in " << writer->path() << std::endl;
+    });
+#else
+    // Without HDF5 (the smpi and mpich presets): the records as JSON lines, as a2a bench
+    // --format json prints them (a2a model --fit reads both).
+    on_root_agreed(session.comm, [&] {
+      std::string lines;
+      for (const Measured& m : tuner.measured()) {
+        nlohmann::json record = m.series.record;
+        record["experiment"] = m.group;
+        lines += record.dump() + "\n";
+      }
+      const std::string path = results_path(opt->output, ".jsonl");
+      write_text(path, lines);
+      std::cerr << "tune: raw results in " << path << std::endl;
     });
 #endif
     return 0;

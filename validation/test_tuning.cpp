@@ -104,6 +104,17 @@ void pure_functions(Harness& h) {
   w = a2a::app::tuning::winners(two);
   h.expect(w.size() == 1 && w[0].spec == "b" && std::abs(w[0].score - std::sqrt(1.2)) < 1e-12,
            "two distributions: geometric mean of ratios");
+  // Smoothing: a lone winner between two equal choices gives way when they are within 10%.
+  {
+    std::vector<Measurement> lone;
+    for (std::size_t b : {8, 16, 32}) {
+      lone.push_back({"mpi", b, "", b == 16 ? 1.08 : 1.0});
+      lone.push_back({"linear", b, "", b == 16 ? 1.0 : 2.0});
+    }
+    h.expect(a2a::app::tuning::winners(lone, 1.0, 1.10)[1].spec == "mpi", "smooth: lone 8% win");
+    h.expect(a2a::app::tuning::winners(lone, 1.0, 1.05)[1].spec == "linear",
+             "smooth: an 8% win stands at 1.05");
+  }
   // A refinement replaces the coarse measurement, also as the yardstick of the others.
   w = a2a::app::tuning::winners({{"a", 32, "", 1.0}, {"b", 32, "", 2.0}, {"a", 32, "", 3.0}});
   h.expect(w.size() == 1 && w[0].spec == "b" && w[0].score == 1.0 &&

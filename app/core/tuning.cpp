@@ -59,10 +59,24 @@ std::uint64_t split(std::uint64_t a, std::uint64_t b) {
 
 }  // namespace
 
-std::vector<Winner> winners(const std::vector<Measurement>& measurements, double tie) {
+std::vector<Winner> winners(const std::vector<Measurement>& measurements, double tie,
+                            double smooth) {
   std::vector<Winner> out;
+  std::vector<const std::vector<Scored>*> at;  // each size's scores
+  const auto all = scores(measurements);
+  const auto pick = [](Winner& w, const std::vector<Scored>& scored, const Scored& chosen) {
+    w.spec = chosen.spec;
+    w.score = chosen.score;
+    w.runner_up.clear();
+    for (const Scored& s : scored) {
+      if (&s != &chosen && (w.runner_up.empty() || s.score < w.runner_up_score)) {
+        w.runner_up = s.spec;
+        w.runner_up_score = s.score;
+      }
+    }
+  };
   std::string previous;
-  for (const auto& [bytes, scored] : scores(measurements)) {
+  for (const auto& [bytes, scored] : all) {
     if (scored.empty()) continue;
     double least = scored[0].score;
     for (const Scored& s : scored)
@@ -76,16 +90,19 @@ std::vector<Winner> winners(const std::vector<Measurement>& measurements, double
     }
     Winner w;
     w.bytes = bytes;
-    w.spec = chosen->spec;
-    w.score = chosen->score;
-    for (const Scored& s : scored) {
-      if (&s != chosen && (w.runner_up.empty() || s.score < w.runner_up_score)) {
-        w.runner_up = s.spec;
-        w.runner_up_score = s.score;
-      }
-    }
+    pick(w, scored, *chosen);
     previous = w.spec;
     out.push_back(w);
+    at.push_back(&scored);
+  }
+  // A lone size whose winner differs from the same choice on both sides is more likely noise
+  // than a regime: the neighbours' choice is kept there when it is within `smooth` of the best.
+  for (std::size_t i = 1; i + 1 < out.size(); ++i) {
+    const std::string& around = out[i - 1].spec;
+    if (out[i + 1].spec != around || out[i].spec == around) continue;
+    for (const Scored& s : *at[i]) {
+      if (s.spec == around && s.score <= smooth) pick(out[i], *at[i], s);
+    }
   }
   return out;
 }
@@ -202,6 +219,11 @@ nlohmann::json merge(const nlohmann::json& existing, const nlohmann::json& tuned
            rule.value("ranks_per_node", 0) == ranks_per_node;
   };
   for (const char* section : {"uniform", "vector"}) {
+    // A kind not tuned this time (an empty section) keeps its rules for this P.
+    if (tuned.value(section, nlohmann::json::array()).empty()) {
+      if (!out.contains(section)) out[section] = nlohmann::json::array();
+      continue;
+    }
     nlohmann::json merged = tuned.value(section, nlohmann::json::array());
     for (const auto& rule : out.value(section, nlohmann::json::array())) {
       if (!same(rule)) merged.push_back(rule);
@@ -210,16 +232,19 @@ nlohmann::json merge(const nlohmann::json& existing, const nlohmann::json& tuned
   }
   nlohmann::json entries = tuned.value("random_auto", nlohmann::json::array());
   for (const auto& entry : out.value("random_auto", nlohmann::json::array())) {
-    if (entry.value("procs", -1) != procs) entries.push_back(entry);
+    if (entry.value("procs", -1) != procs || entries.empty()) entries.push_back(entry);
   }
   out["random_auto"] = entries;
+  const nlohmann::json fresh_runs = tuned.value("tuned", nlohmann::json::array());
+  const std::string kinds = fresh_runs.empty() ? "" : fresh_runs[0].value("kinds", "");
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& run : out.value("tuned", nlohmann::json::array())) {
-    if (run.value("procs", -1) != procs || run.value("ranks_per_node", 0) != ranks_per_node) {
+    if (run.value("procs", -1) != procs || run.value("ranks_per_node", 0) != ranks_per_node ||
+        run.value("kinds", "") != kinds) {
       runs.push_back(run);
     }
   }
-  for (const auto& run : tuned.value("tuned", nlohmann::json::array()))
+  for (const auto& run : fresh_runs)
     runs.push_back(run);
   out["tuned"] = runs;
   if (tuned.contains("model")) {

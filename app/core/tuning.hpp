@@ -33,8 +33,11 @@ struct Winner {
 
 // Per size (ascending), among the specs measured in every distribution measured at that size,
 // one whose score is within `tie` (a factor >= 1) of the least: the previous size's winner if
-// it is, else the first measured. tie = 1 is the plain fastest.
-std::vector<Winner> winners(const std::vector<Measurement>& measurements, double tie = 1.0);
+// it is, else the first measured. tie = 1 is the plain fastest. Then a lone size whose winner
+// differs from the one choice of both its neighbours takes theirs when it scores at most
+// `smooth` there (1 = never).
+std::vector<Winner> winners(const std::vector<Measurement>& measurements, double tie = 1.0,
+                            double smooth = 1.0);
 
 // Per size, the specs whose score is at most `keep` (always at least the winner).
 std::vector<std::pair<std::size_t, std::vector<std::string>>> near_winners(
@@ -54,8 +57,8 @@ std::optional<nlohmann::json> random_auto_entry(const std::vector<Measurement>& 
                                                 int procs);
 
 // `existing` with the rules, random_auto entry and tuning record of `tuned` for P replacing
-// those of the same P and ranks per node (new rules first, so they win over general ones); the
-// model of the largest P tuned is kept.
+// those of the same P and ranks per node (new rules first, so they win over general ones); a
+// kind `tuned` has no rules for keeps its old ones; the model of the largest P tuned is kept.
 nlohmann::json merge(const nlohmann::json& existing, const nlohmann::json& tuned, int procs,
                      int ranks_per_node);
 
