@@ -6,11 +6,11 @@
 // intact.
 #include "bench_sweep.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <climits>
 #include <cstring>
 #include <iostream>
-#include <algorithm>
 #include <optional>
 
 #include "a2a/alltoall.hpp"

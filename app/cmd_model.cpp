@@ -1,7 +1,7 @@
 // a2a model --procs P [--radix r|sqrt|all] [--block-bytes S]: the closed-form K and D of the
 // radix-r Bruck family (configurable-alltoall paper, Propositions 1-4).
-// a2a model --fit RESULTS.jsonl|RESULTS.h5 [--procs P --block-bytes S]: a per-machine cost model fitted to
-// measured exchanges (core/fit.hpp), and with P and S the predicted time per radix.
+// a2a model --fit RESULTS.jsonl|RESULTS.h5 [--procs P --block-bytes S]: a per-machine cost model
+// fitted to measured exchanges (core/fit.hpp), and with P and S the predicted time per radix.
 #include <charconv>
 #include <fstream>
 #include <iostream>

@@ -190,7 +190,10 @@ class Tuner {
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       if (i % 3 == 0 || i + 1 == sizes.size()) coarse_sizes.push_back(sizes[i]);
     }
-    const int coarse_iters = std::max(3, opt_.iters / 4);
+    // A quarter of the iterations, at least 3 (but never more than asked: a simulation is
+    // deterministic and asks for 1), one warm-up.
+    const int coarse_iters = std::min(opt_.iters, std::max(3, opt_.iters / 4));
+    const int coarse_warmup = std::min(opt_.warmup, 1);
     for (std::size_t s : coarse_sizes) {
       if (agreed(session_.comm, now() > deadline)) {
         note("budget spent during the coarse pass: sizes from " + std::to_string(s) +
@@ -198,7 +201,8 @@ class Tuner {
         break;
       }
       for (const std::string& dist : dists) {
-        measure(kind, applicable(all, kind, s), s, dist, coarse_iters, 1, "coarse", coarse);
+        measure(kind, applicable(all, kind, s), s, dist, coarse_iters, coarse_warmup, "coarse",
+                coarse);
       }
     }
     const auto near = tuning::near_winners(coarse, opt_.keep);
@@ -240,6 +244,28 @@ class Tuner {
   const std::vector<std::string>& notes() const { return notes_; }
   std::map<std::string, std::vector<std::size_t>> refined_, unrefined_;
   std::size_t candidate_count(Kind kind) const { return candidates(kind).size(); }
+
+  // The measurements keyed as `auto` will look them up. For Alltoallv that is the largest block
+  // of the counts, not the nominal size the sweep was written with (a random distribution's
+  // largest block is below it): every distribution measured at one nominal size is keyed by the
+  // geometric mean of their largest blocks, so they are still scored together. Rank 0's view.
+  std::vector<tuning::Measurement> as_selected(
+      std::vector<tuning::Measurement> measurements) const {
+    std::map<std::size_t, std::pair<double, int>> logs;  // nominal -> (sum of logs, count)
+    for (const auto& [key, largest] : largest_) {
+      auto& [sum, count] = logs[key.first];
+      sum += std::log(static_cast<double>(std::max<std::size_t>(largest, 1)));
+      ++count;
+    }
+    for (tuning::Measurement& m : measurements) {
+      if (m.distribution.empty()) continue;
+      const auto it = logs.find(m.bytes);
+      if (it == logs.end()) continue;
+      m.bytes = static_cast<std::size_t>(
+          std::floor(std::exp(it->second.first / it->second.second) + 0.5));
+    }
+    return measurements;
+  }
 
  private:
   std::vector<std::string> candidates(Kind kind) const {
@@ -311,20 +337,6 @@ class Tuner {
       into.push_back({specs[i], bytes, dist, medians[i]});
   }
 
- public:
-  // The measurements keyed as `auto` will look them up: for Alltoallv by the largest block of
-  // the counts measured (a random distribution's is below the nominal size), not the nominal
-  // size the sweep was written with. Rank 0's view.
-  std::vector<tuning::Measurement> as_selected(std::vector<tuning::Measurement> measurements) const {
-    for (tuning::Measurement& m : measurements) {
-      if (m.distribution.empty()) continue;
-      const auto it = largest_.find({m.bytes, m.distribution});
-      if (it != largest_.end()) m.bytes = it->second;
-    }
-    return measurements;
-  }
-
- private:
   std::map<std::pair<std::size_t, std::string>, std::size_t> largest_;  // rank 0 only
 
   void note(const std::string& text) {
@@ -453,7 +465,8 @@ Runner setup_tune(CLI::App& app, const Session& session) {
     const double budget = parse_duration(opt->budget);
     const std::vector<std::size_t> sizes = parse_sizes(opt->sizes);
     for (const std::string& name : split_commas(opt->distributions)) {
-      if (!is_distribution(name)) throw Error("--distributions: unknown distribution '" + name + "'");
+      if (!is_distribution(name))
+        throw Error("--distributions: unknown distribution '" + name + "'");
     }
     if (opt->candidates.empty()) throw Error("--candidates is empty: 'default' or backend specs");
     std::vector<Kind> kinds;
@@ -537,8 +550,8 @@ Runner setup_tune(CLI::App& app, const Session& session) {
       run["machine"] = host;
     }
     for (const auto& [kind, list] : tuner.refined_)
-      run["candidates_" + kind] = tuner.candidate_count(kind == "uniform" ? Kind::uniform
-                                                                           : Kind::vector);
+      run["candidates_" + kind] =
+          tuner.candidate_count(kind == "uniform" ? Kind::uniform : Kind::vector);
     table["tuned"] = nlohmann::json::array({run});
     table["about"] =
         "Selection table measured by `a2a tune` (" + run["mpi_library"].get<std::string>() +
@@ -550,8 +563,8 @@ Runner setup_tune(CLI::App& app, const Session& session) {
           existing.is_null() ? table
                              : tuning::merge(existing, table, session.procs, ranks_per_node);
       write_text(opt->output, out.dump(2) + "\n");
-      std::cerr << "tune: selection table in " << opt->output << " (" << int(tuner.now())
-                << " s)" << std::endl;
+      std::cerr << "tune: selection table in " << opt->output << " (" << int(tuner.now()) << " s)"
+                << std::endl;
     });
 #ifdef A2A_WITH_HDF5
     on_root_agreed(session.comm, [&] {

@@ -23,9 +23,9 @@
 
 namespace {
 
+using a2a::app::tuning::Measurement;
 using a2a::test::expect_error;
 using a2a::test::Harness;
-using a2a::app::tuning::Measurement;
 
 // The backend a selecting plan delegated to ("auto:...->tra:r=2" gives "tra:r=2").
 std::string chosen(const std::string& name) {
@@ -84,11 +84,10 @@ void pure_functions(Harness& h) {
   h.expect(w[0].runner_up == "mpi" && std::abs(w[0].runner_up_score - 2.0) < 1e-12,
            "winners: runner-up and its score");
   auto rules = a2a::app::tuning::rules(w, 7, 0);
-  h.expect(rules.size() == 2 && rules[0]["backend"] == "tra:r=2" &&
-               rules[0]["max_bytes"] == 1024 && rules[1]["min_bytes"] == 1025 &&
-               !rules[0].contains("min_bytes") && !rules[1].contains("max_bytes") &&
-               rules[0]["min_procs"] == 7 && rules[0]["max_procs"] == 7 &&
-               !rules[0].contains("ranks_per_node"),
+  h.expect(rules.size() == 2 && rules[0]["backend"] == "tra:r=2" && rules[0]["max_bytes"] == 1024 &&
+               rules[1]["min_bytes"] == 1025 && !rules[0].contains("min_bytes") &&
+               !rules[1].contains("max_bytes") && rules[0]["min_procs"] == 7 &&
+               rules[0]["max_procs"] == 7 && !rules[0].contains("ranks_per_node"),
            "rules: merged, split at sqrt(256 * 4096) = 1024: " + rules.dump());
   // Within the tie the previous choice stays (pairwise 3% behind at 8192 is not a new rule).
   m.push_back({"mpi", 8192, "", 100.0});
@@ -99,8 +98,10 @@ void pure_functions(Harness& h) {
   h.expect(w[3].spec == "pairwise" && w[4].spec == "mpi", "tie: previous choice kept");
   h.expect(a2a::app::tuning::winners(m, 1.0)[3].spec == "mpi", "no tie: the fastest");
   // Two distributions: the geometric mean of the ratios decides.
-  const std::vector<Measurement> two = {{"a", 64, "random", 10.0}, {"b", 64, "random", 12.0},
-                                        {"a", 64, "powerlaw", 30.0}, {"b", 64, "powerlaw", 15.0}};
+  const std::vector<Measurement> two = {{"a", 64, "random", 10.0},
+                                        {"b", 64, "random", 12.0},
+                                        {"a", 64, "powerlaw", 30.0},
+                                        {"b", 64, "powerlaw", 15.0}};
   w = a2a::app::tuning::winners(two);
   h.expect(w.size() == 1 && w[0].spec == "b" && std::abs(w[0].score - std::sqrt(1.2)) < 1e-12,
            "two distributions: geometric mean of ratios");
@@ -147,16 +148,16 @@ void pure_functions(Harness& h) {
        {{{"min_procs", 4}, {"max_procs", 4}, {"backend", "linear"}}, {{"backend", "pairwise"}}}},
       {"vector", nlohmann::json::array()},
       {"model", {{"alpha_us", 1}, {"beta_us_per_byte", 0}, {"fit", {{"procs", 8}}}}}};
-  nlohmann::json fresh = {{"uniform", a2a::app::tuning::rules(w, 4, 0)},
-                          {"vector", nlohmann::json::array()},
-                          {"model", {{"alpha_us", 2}, {"beta_us_per_byte", 0}, {"fit", {{"procs", 4}}}}},
-                          {"tuned", {{{"procs", 4}}}}};
+  nlohmann::json fresh = {
+      {"uniform", a2a::app::tuning::rules(w, 4, 0)},
+      {"vector", nlohmann::json::array()},
+      {"model", {{"alpha_us", 2}, {"beta_us_per_byte", 0}, {"fit", {{"procs", 4}}}}},
+      {"tuned", {{{"procs", 4}}}}};
   auto merged = a2a::app::tuning::merge(old_table, fresh, 4, 0);
   h.expect(merged["uniform"].back()["backend"] == "pairwise" &&
                merged["uniform"].size() == fresh["uniform"].size() + 1 &&
                merged["model"]["alpha_us"] == 1 && merged["tuned"].size() == 1,
-           "merge: P = 4 replaced, general rule kept last, the P = 8 model kept: " +
-               merged.dump());
+           "merge: P = 4 replaced, general rule kept last, the P = 8 model kept: " + merged.dump());
 }
 
 void round_trip(Harness& h) {
@@ -164,8 +165,8 @@ void round_trip(Harness& h) {
   const std::string path = "tuning_test_P" + std::to_string(P) + "_table.json";
   // As a2a tune would write them: Alltoall winners at 16, 256, 4096 B; Alltoallv at 64, 8192.
   const std::vector<Measurement> uniform = {
-      {"tra:r=2", 16, "", 1.0},      {"pairwise", 16, "", 2.0}, {"pairwise", 256, "", 1.0},
-      {"tra:r=2", 256, "", 2.0},     {"linear", 4096, "", 1.0}, {"pairwise", 4096, "", 2.0}};
+      {"tra:r=2", 16, "", 1.0},  {"pairwise", 16, "", 2.0}, {"pairwise", 256, "", 1.0},
+      {"tra:r=2", 256, "", 2.0}, {"linear", 4096, "", 1.0}, {"pairwise", 4096, "", 2.0}};
   const std::vector<Measurement> vector = {{"random_scatter", 64, "random", 1.0},
                                            {"mpi", 64, "random", 2.0},
                                            {"mpi", 8192, "random", 1.0},
@@ -177,16 +178,16 @@ void round_trip(Harness& h) {
   const std::string spec = "auto:table=" + path;
   // Measured sizes and the halfway splits at 64 (sqrt(16*256)) and 1024 (sqrt(256*4096)).
   const std::pair<std::size_t, const char*> expected[] = {
-      {0, "tra:r=2"},     {16, "tra:r=2"},     {64, "tra:r=2"},   {65, "pairwise"},
-      {1024, "pairwise"}, {1025, "linear"},   {1 << 20, "linear"}};
+      {0, "tra:r=2"},     {16, "tra:r=2"},  {64, "tra:r=2"},    {65, "pairwise"},
+      {1024, "pairwise"}, {1025, "linear"}, {1 << 20, "linear"}};
   for (const auto& [bytes, want] : expected) {
     const std::string got = uniform_choice(h, spec, bytes);
-    h.expect(is(got, want), "round trip at " + std::to_string(bytes) + " B: " + got + " (want " +
-                              want + ")");
+    h.expect(is(got, want),
+             "round trip at " + std::to_string(bytes) + " B: " + got + " (want " + want + ")");
   }
   // Alltoallv, per call and as a plan: split at sqrt(64 * 8192) = 724.
-  for (const auto& [bytes, want] : {std::pair<std::size_t, const char*>{700, "random_scatter"},
-                                    {800, "mpi"}}) {
+  for (const auto& [bytes, want] :
+       {std::pair<std::size_t, const char*>{700, "random_scatter"}, {800, "mpi"}}) {
     const std::string got = per_call_choice(h, spec + ",every=1", bytes);
     h.expect(is(got, want), "per-call Alltoallv at " + std::to_string(bytes) + " B: " + got);
     const std::string plan =
@@ -195,7 +196,8 @@ void round_trip(Harness& h) {
   }
   // The same through A2A_TUNING (auto without a table).
   setenv("A2A_TUNING", path.c_str(), 1);
-  h.expect(is(uniform_choice(h, "auto", 100), "pairwise"), "A2A_TUNING replaces the built-in table");
+  h.expect(is(uniform_choice(h, "auto", 100), "pairwise"),
+           "A2A_TUNING replaces the built-in table");
   unsetenv("A2A_TUNING");
 }
 
@@ -230,9 +232,8 @@ void model_fallback(Harness& h) {
       }
       const std::string got = uniform_choice(h, "auto:table=" + path, bytes);
       h.expect(is(got, want), "model fallback at P=" + std::to_string(P) + ", " +
-                                          std::to_string(bytes) + " B, alpha " +
-                                          std::to_string(c.alpha) + ": " + got + " (want " +
-                                          want + ")");
+                                  std::to_string(bytes) + " B, alpha " + std::to_string(c.alpha) +
+                                  ": " + got + " (want " + want + ")");
     }
   }
   // Alltoallv: direct against SLOAV (log2 P rounds forwarding half the blocks).
@@ -291,12 +292,12 @@ void malformed(Harness& h) {
   };
   const Bad cases[] = {
       {"not JSON", "{\"uniform\": [", "is not valid JSON"},
-      {"negative alpha",
-       R"({"uniform": [], "model": {"alpha_us": -1, "beta_us_per_byte": 0}})",
+      {"negative alpha", R"({"uniform": [], "model": {"alpha_us": -1, "beta_us_per_byte": 0}})",
        "model.alpha_us must be a finite number >= 0"},
       {"model without beta", R"({"uniform": [], "model": {"alpha_us": 1}})",
        "needs alpha_us and beta_us_per_byte"},
-      {"unknown model key", R"({"uniform": [], "model": {"alpha_us": 1, "beta_us_per_byte": 0, "delta": 2}})",
+      {"unknown model key",
+       R"({"uniform": [], "model": {"alpha_us": 1, "beta_us_per_byte": 0, "delta": 2}})",
        "unknown or malformed model key 'delta'"},
       {"rule key misspelt", R"({"uniform": [{"backend": "mpi", "max_byte": 4}]})",
        "unknown key 'max_byte'"},

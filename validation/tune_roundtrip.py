@@ -45,16 +45,25 @@ check(tuned["refined_sizes"]["uniform"] == sizes, "every size refined within the
 # The raw results, read independently: per (kind, size), the last median of each spec (the
 # fine pass measured after the coarse one), and for the vector kind per distribution.
 last = {}
+largest = {}  # (nominal size, distribution) -> largest block
 with h5py.File(os.path.join(work, "tuned.h5"), "r") as f:
     check(bool(f.attrs["completed"]), "results file completed")
     for name in sorted(f["experiments"]):
         kind = "uniform" if name.split("-", 1)[1].startswith("uniform") else "vector"
         for series in sorted(f["experiments"][name]["series"]):
             attrs = f["experiments"][name]["series"][series].attrs
-            # auto selects Alltoallv by the largest block, which the table is keyed by.
-            size = int(attrs["largest_bytes"] if kind == "vector" else attrs["bytes"])
-            key = (kind, size, attrs.get("distribution", ""), attrs["spec"])
+            key = (kind, int(attrs["bytes"]), attrs.get("distribution", ""), attrs["spec"])
             last[key] = float(attrs["median_us"])
+            if kind == "vector":
+                largest[(int(attrs["bytes"]), attrs["distribution"])] = int(attrs["largest_bytes"])
+
+# auto selects Alltoallv by the largest block: the table keys each nominal size by the
+# geometric mean of its distributions' largest blocks.
+def selected(kind, nominal):
+    if kind == "uniform":
+        return nominal
+    logs = [math.log(max(v, 1)) for (b, _), v in largest.items() if b == nominal]
+    return int(math.floor(math.exp(sum(logs) / len(logs)) + 0.5))
 
 
 def score(kind, size, spec):
@@ -76,7 +85,7 @@ def rule_for(kind, size):
 
 for kind in ("uniform", "vector"):
     for size in sorted({b for (k, b, _, _) in last if k == kind}):
-        rule = rule_for(kind, size)
+        rule = rule_for(kind, selected(kind, size))
         check(rule is not None, f"{kind} {size} B: a rule")
         if rule is None:
             continue

@@ -30,8 +30,7 @@ Observation observation(const nlohmann::json& r, const std::string& where) {
   o.bytes_sent = r["bytes_sent"].get<double>();
   // Store-and-forward backends (with rounds) copy what they forward; direct ones do not.
   o.bytes_copied = r.value("rounds", 0.0) > 0 ? o.bytes_sent : 0.0;
-  o.ci95_us =
-      std::max(0.0, r.value("ci95_high_us", o.time_us) - r.value("ci95_low_us", o.time_us));
+  o.ci95_us = std::max(0.0, r.value("ci95_high_us", o.time_us) - r.value("ci95_low_us", o.time_us));
   if (!std::isfinite(o.time_us) || o.time_us <= 0 || o.messages < 0 || o.bytes_sent < 0) {
     throw Error(where + ": a time must be positive and finite, counters non-negative");
   }

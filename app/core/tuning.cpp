@@ -54,7 +54,8 @@ std::map<std::size_t, std::vector<Scored>> scores(const std::vector<Measurement>
 }
 
 std::uint64_t split(std::uint64_t a, std::uint64_t b) {
-  return static_cast<std::uint64_t>(std::floor(std::sqrt(static_cast<double>(a) * static_cast<double>(b))));
+  return static_cast<std::uint64_t>(
+      std::floor(std::sqrt(static_cast<double>(a) * static_cast<double>(b))));
 }
 
 }  // namespace

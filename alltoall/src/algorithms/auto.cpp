@@ -44,11 +44,13 @@ struct Rule {
 struct Table {
   std::vector<Rule> rules;
   std::optional<model::CostModel> model;
-  std::string direct = "mpi";  // the direct backend the model stands for
+  std::string direct = "mpi";    // the direct backend the model stands for
   bool needs_placement = false;  // some rule names ranks_per_node
 };
 
-std::uint64_t unsigned_key(const nlohmann::json& value) { return value.get<std::uint64_t>(); }
+std::uint64_t unsigned_key(const nlohmann::json& value) {
+  return value.get<std::uint64_t>();
+}
 
 double number_key(const nlohmann::json& value, const std::string& key, const Context& ctx,
                   const std::string& origin) {
@@ -148,8 +150,8 @@ std::vector<Rule> rules_for(const Table& table, Kind kind, std::uint64_t procs, 
       chosen = "sloav";
     }
     if (!rules.empty() && rules.back().backend == chosen) {
-      rules.back().max_bytes = power == 40 ? std::numeric_limits<std::uint64_t>::max()
-                                           : (bytes << 1) - 1;
+      rules.back().max_bytes =
+          power == 40 ? std::numeric_limits<std::uint64_t>::max() : (bytes << 1) - 1;
       continue;
     }
     Rule rule;
@@ -352,7 +354,8 @@ AlgorithmInfo describe_auto() {
     const Table table = load_table(ctx, table_of(ctx));
     const auto procs = static_cast<std::uint64_t>(ctx.procs);
     const auto rules = rules_for(table, ctx.kind, procs, -1);
-    if (rules.empty()) ctx.fail("no rule of the selection table applies to P=" + std::to_string(procs));
+    if (rules.empty())
+      ctx.fail("no rule of the selection table applies to P=" + std::to_string(procs));
     // The uniform choice is local (the placement aside); the vector one needs the global
     // largest count (in build, or per call).
     if (ctx.kind == Kind::uniform) candidates(ctx, rules, ctx.block_bytes);

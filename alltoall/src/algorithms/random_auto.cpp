@@ -61,7 +61,8 @@ std::string spec_of(const Context& ctx, Choice which) {
 // The table's thresholds for this P become the raw values of the keys the spec did not give.
 void apply_table(Context& ctx) {
   std::string table = ctx.raw("table");
-  if (table == "none" && std::find(ctx.given.begin(), ctx.given.end(), "table") == ctx.given.end()) {
+  if (table == "none" &&
+      std::find(ctx.given.begin(), ctx.given.end(), "table") == ctx.given.end()) {
     if (const std::string env = selection_table_from_environment(); !env.empty()) table = env;
   }
   if (table == "none") return;  // the default stays implicit in names
@@ -70,7 +71,8 @@ void apply_table(Context& ctx) {
   const nlohmann::json doc = read_selection_table(ctx, table, origin);
   if (!doc.is_object() || !doc.contains("random_auto")) return;
   const nlohmann::json& entries = doc["random_auto"];
-  if (!entries.is_array()) ctx.fail("selection table " + origin + ": 'random_auto' must be an array");
+  if (!entries.is_array())
+    ctx.fail("selection table " + origin + ": 'random_auto' must be an array");
   for (const auto& entry : entries) {
     try {
       if (entry.at("procs").get<long long>() != ctx.procs) continue;
