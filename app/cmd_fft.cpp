@@ -1,4 +1,4 @@
-// a2a fft --grid NXxNYxNZ [--decomp slab|pencil] [--proc-grid P1xP2] [--backend SPEC]
+// a2a fft --grid NXxNYxNZ [--decomp slab|pencil|auto] [--proc-grid P1xP2] [--backend SPEC]
 //         [--backend2 SPEC] [--check serial|roundtrip|planewave|none] [--iters N]
 //         [--precision double|float] [--fftw-plan estimate|measure] [--format table|json]
 // A distributed 3D c2c FFT whose transposes go through a2a backends, checked against serial
@@ -38,7 +38,11 @@ template <typename Real>
 int run(const Session& session, const Settings& s) {
   fft::Options o;
   o.n = parse_grid(s.grid);
-  std::tie(o.p1, o.p2) = process_grid(s.decomp, s.proc_grid, session.procs);
+  if (s.decomp == "auto" && !s.proc_grid.empty()) {
+    throw Error("--proc-grid applies to --decomp pencil only (auto chooses the grid)");
+  }
+  const std::string decomp = resolve_decomp(s.decomp, o.n, session.procs);
+  std::tie(o.p1, o.p2) = process_grid(decomp, s.proc_grid, session.procs);
   const bool r2c = s.transform == "r2c";
   const bool planewave = s.check == "planewave";
   if (r2c && planewave) throw Error("--check planewave is for --transform c2c");
@@ -196,7 +200,8 @@ int run(const Session& session, const Settings& s) {
     nlohmann::json rec = {{"app", "fft"},
                           {"grid", s.grid},
                           {"transform", s.transform},
-                          {"decomp", s.decomp},
+                          {"decomp", decomp},
+                          {"decomp_requested", s.decomp},
                           {"proc_grid", std::to_string(o.p1) + "x" + std::to_string(o.p2)},
                           {"backend", fft.backends()},
                           {"precision", s.precision},
@@ -217,7 +222,7 @@ int run(const Session& session, const Settings& s) {
       std::cout << rec.dump() << "\n";
     } else {
       std::printf("a2a fft: %s %s %s, %s grid %dx%d, P=%d, %s\n", s.grid.c_str(),
-                  s.transform.c_str(), s.precision.c_str(), s.decomp.c_str(), o.p1, o.p2,
+                  s.transform.c_str(), s.precision.c_str(), decomp.c_str(), o.p1, o.p2,
                   session.procs, fft.backends().c_str());
       std::printf("  check %-9s relative max error %.3e (bound %.0e): %s\n", s.check.c_str(), error,
                   bound, checked ? (passed ? "passed" : "FAILED") : "skipped");
@@ -240,8 +245,9 @@ Runner setup_fft(CLI::App& app, const Session& session) {
   auto s = std::make_shared<Settings>();
   auto* sub = app.add_subcommand("fft", "Distributed 3D c2c FFT through a2a transposes");
   sub->add_option("--grid,-g", s->grid, "NXxNYxNZ");
-  sub->add_option("--decomp", s->decomp, "slab or pencil")
-      ->check(CLI::IsMember({"slab", "pencil"}));
+  sub->add_option("--decomp", s->decomp,
+                  "slab, pencil, or auto (slab when P <= NX and P <= NY, else pencil)")
+      ->check(CLI::IsMember({"slab", "pencil", "auto"}));
   sub->add_option("--proc-grid", s->proc_grid, "P1xP2 (pencil; default: the most square)");
   sub->add_option("--backend,-b", s->backend, "backend spec of the transposes");
   sub->add_option("--backend2", s->backend2, "backend of the second (y <-> x) transpose");

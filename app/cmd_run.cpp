@@ -188,8 +188,10 @@ std::optional<std::string> applicable(const Session& session, const std::string&
 fft::Options fft_options(const Session& session, const Experiment& e) {
   fft::Options o;
   at_line(e.table.at("grid"), "", [&] { o.n = fft::parse_grid(e.grid); });
-  at_line(e.table.contains("proc_grid") ? e.table.at("proc_grid") : e.table, "",
-          [&] { std::tie(o.p1, o.p2) = fft::process_grid(e.decomp, e.proc_grid, session.procs); });
+  at_line(e.table.contains("proc_grid") ? e.table.at("proc_grid") : e.table, "", [&] {
+    std::tie(o.p1, o.p2) = fft::process_grid(fft::resolve_decomp(e.decomp, o.n, session.procs),
+                                             e.proc_grid, session.procs);
+  });
   o.r2c = e.transform == "r2c";
   return o;
 }
@@ -457,7 +459,7 @@ ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& 
                           {"backend", backend},
                           {"grid", e.grid},
                           {"transform", e.transform},
-                          {"decomp", e.decomp},
+                          {"decomp", fft::resolve_decomp(e.decomp, o.n, session.procs)},
                           {"proc_grid", std::to_string(o.p1) + "x" + std::to_string(o.p2)},
                           {"procs", session.procs},
                           {"iters", e.iters}};

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """a2a tune end to end: the table it writes is checked against its own raw results (read with
-h5py, not by a2a), then used by `auto`, and its model is refitted from the .h5 by
-`a2a model --fit`.
+h5py, not by a2a; the JSON lines of a build without HDF5), then used by `auto`, and its model
+is refitted from the raw results by `a2a model --fit`.
 
 usage: tune_roundtrip.py A2A WORKDIR MPIEXEC -n P [mpiexec flags...]
 """
@@ -11,7 +11,6 @@ import os
 import subprocess
 import sys
 
-import h5py
 
 a2a, work, launcher = sys.argv[1], sys.argv[2], sys.argv[3:]
 procs = int(launcher[launcher.index("-n") + 1] if "-n" in launcher else launcher[2])
@@ -46,16 +45,25 @@ check(tuned["refined_sizes"]["uniform"] == sizes, "every size refined within the
 # fine pass measured after the coarse one), and for the vector kind per distribution.
 last = {}
 largest = {}  # (nominal size, distribution) -> largest block
-with h5py.File(os.path.join(work, "tuned.h5"), "r") as f:
-    check(bool(f.attrs["completed"]), "results file completed")
-    for name in sorted(f["experiments"]):
-        kind = "uniform" if name.split("-", 1)[1].startswith("uniform") else "vector"
-        for series in sorted(f["experiments"][name]["series"]):
-            attrs = f["experiments"][name]["series"][series].attrs
-            key = (kind, int(attrs["bytes"]), attrs.get("distribution", ""), attrs["spec"])
-            last[key] = float(attrs["median_us"])
-            if kind == "vector":
-                largest[(int(attrs["bytes"]), attrs["distribution"])] = int(attrs["largest_bytes"])
+results = os.path.join(work, "tuned.h5")
+series = []  # (experiment, attributes) of every measured series
+if os.path.exists(results):
+    import h5py
+    with h5py.File(results, "r") as f:
+        check(bool(f.attrs["completed"]), "results file completed")
+        for name in sorted(f["experiments"]):
+            for one in sorted(f["experiments"][name]["series"]):
+                series.append((name, dict(f["experiments"][name]["series"][one].attrs)))
+else:  # a build without HDF5 writes JSON lines
+    results = os.path.join(work, "tuned.jsonl")
+    series = [(r["experiment"], r) for r in map(json.loads, open(results))]
+check(len(series) > 0, "raw results")
+for name, attrs in series:
+    kind = "uniform" if "uniform" in name else "vector"
+    key = (kind, int(attrs["bytes"]), attrs.get("distribution", ""), attrs["spec"])
+    last[key] = float(attrs["median_us"])
+    if kind == "vector":
+        largest[(int(attrs["bytes"]), attrs["distribution"])] = int(attrs["largest_bytes"])
 
 # auto selects Alltoallv by the largest block: the table keys each nominal size by the
 # geometric mean of its distributions' largest blocks.
@@ -123,7 +131,7 @@ for r in records:
 
 # The model refitted from the raw results file is the table's model.
 if "model" in table:
-    fitted = json.loads(subprocess.run([a2a, "model", "--fit", os.path.join(work, "tuned.h5"),
+    fitted = json.loads(subprocess.run([a2a, "model", "--fit", results,
                                         "--format", "json"], capture_output=True, text=True,
                                        check=True).stdout)
     for key in ("alpha_us", "beta_us_per_byte"):

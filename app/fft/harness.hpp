@@ -77,8 +77,20 @@ inline std::pair<int, int> square_grid(int procs) {
   return {procs / p2, p2};
 }
 
-// The P1 x P2 process grid of a decomposition: slab is P x 1; pencil takes `proc_grid`
-// ("P1xP2", which must have P ranks) or, when empty, the most square factorisation.
+// --decomp auto: a slab (P x 1) when every rank gets at least one plane in both slab layouts
+// (P <= n0 and P <= n1), else a pencil. The model: a slab moves the data once per direction (one
+// transpose among all P ranks), a pencil twice (two transposes among P1 and P2 ranks), and on
+// one node there is no network latency for the smaller pencil exchanges to save; measured
+// (docs/fft.md), 128^3 at P = 4: slab 1.02-1.04x FFTW-MPI's time, pencil 2x2 1.27-1.35x.
+inline std::string resolve_decomp(const std::string& decomp, const std::array<std::int64_t, 3>& n,
+                                  int procs) {
+  if (decomp != "auto") return decomp;
+  return procs <= n[0] && procs <= n[1] ? "slab" : "pencil";
+}
+
+// The P1 x P2 process grid of a decomposition (after resolve_decomp): slab is P x 1; pencil
+// takes `proc_grid` ("P1xP2", which must have P ranks) or, when empty, the most square
+// factorisation.
 inline std::pair<int, int> process_grid(const std::string& decomp, const std::string& proc_grid,
                                         int procs) {
   if (decomp == "slab") {

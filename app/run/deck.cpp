@@ -230,7 +230,7 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
     case Type::fft: {
       if (!has("grid")) fail_at(table, "[[fft]] needs 'grid' (\"NXxNYxNZ\")");
       e.grid = text_of(table, "grid");
-      if (has("decomp")) e.decomp = one_of(table, "decomp", {"slab", "pencil"});
+      if (has("decomp")) e.decomp = one_of(table, "decomp", {"slab", "pencil", "auto"});
       if (has("proc_grid")) {
         if (e.decomp != "pencil")
           fail_at(table.at("proc_grid"), "proc_grid needs decomp = \"pencil\"");
