@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <numbers>
 
@@ -33,6 +34,42 @@ struct Settings {
   std::string input_file, output_file;  // parallel HDF5
   int iters = 5;
 };
+
+// The transposes' phases per forward+backward pair: the slowest rank's time of each, and its
+// rate (bytes this rank moved over that time), against memcpy of the largest buffer on every
+// rank at once (best of 10, the slowest rank's). Collective.
+struct TransposeRates {
+  double pack_us = 0, exchange_us = 0, unpack_us = 0;
+  double pack_gbps = 0, exchange_gbps = 0, unpack_gbps = 0, memcpy_gbps = 0;
+};
+
+template <typename Phases>
+TransposeRates transpose_rates(MPI_Comm comm, const Phases& p, int iters) {
+  double memcpy_s = 0;
+  if (p.largest_buffer > 0) {
+    std::vector<std::byte> from(p.largest_buffer, std::byte{1}), to(p.largest_buffer);
+    memcpy_s = 1e30;
+    for (int k = 0; k < 10; ++k) {
+      MPI_Barrier(comm);
+      const double t0 = MPI_Wtime();
+      std::memcpy(to.data(), from.data(), from.size());
+      memcpy_s = std::min(memcpy_s, MPI_Wtime() - t0);
+    }
+  }
+  // Times: the slowest rank; rates: each rank's bytes over its own time, the slowest rank's.
+  const auto rate = [](double bytes, double seconds) {
+    return seconds > 0 ? bytes / seconds / 1e9 : 0.0;
+  };
+  double times[3] = {p.pack_s, p.exchange_s, p.unpack_s};
+  double rates[4] = {-rate(p.packed_bytes, p.pack_s), -rate(p.packed_bytes, p.exchange_s),
+                     -rate(p.unpacked_bytes, p.unpack_s),
+                     -rate(static_cast<double>(p.largest_buffer), memcpy_s)};
+  MPI_Allreduce(MPI_IN_PLACE, times, 3, MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce(MPI_IN_PLACE, rates, 4, MPI_DOUBLE, MPI_MAX, comm);
+  const double scale = 1e6 / std::max(iters, 1);
+  return {times[0] * scale, times[1] * scale, times[2] * scale, -rates[0],
+          -rates[1],        -rates[2],        -rates[3]};
+}
 
 template <typename Real>
 int run(const Session& session, const Settings& s) {
@@ -175,6 +212,7 @@ int run(const Session& session, const Settings& s) {
   const bool baseline_agrees = !baseline || baseline_error <= bound;
 
   fft.transpose_seconds = fft.compute_seconds = 0;
+  fft.reset_phases();
   std::vector<double> times, baseline_times;
   auto timed = [&](auto&& body) { return slowest_us(session.comm, body); };
   for (int it = 0; it < s.iters; ++it) {
@@ -191,6 +229,7 @@ int run(const Session& session, const Settings& s) {
   }
   double split[2] = {fft.transpose_seconds, fft.compute_seconds};
   MPI_Allreduce(MPI_IN_PLACE, split, 2, MPI_DOUBLE, MPI_MAX, session.comm);
+  const TransposeRates rates = transpose_rates(session.comm, fft.phases(), s.iters);
   if (session.root()) {
     const stats::Summary sum = stats::summarize(times);
     // Flops per forward+backward pair: 2 x 5 N log2 N for c2c; r2c counts half (2.5 N log2 N
@@ -213,6 +252,13 @@ int run(const Session& session, const Settings& s) {
                           {"error_bound", bound},
                           {"transpose_us", split[0] * 1e6 / s.iters},
                           {"compute_us", split[1] * 1e6 / s.iters},
+                          {"pack_us", rates.pack_us},
+                          {"exchange_us", rates.exchange_us},
+                          {"unpack_us", rates.unpack_us},
+                          {"pack_gbps", rates.pack_gbps},
+                          {"exchange_gbps", rates.exchange_gbps},
+                          {"unpack_gbps", rates.unpack_gbps},
+                          {"memcpy_gbps", rates.memcpy_gbps},
                           {"gflops", flops / (sum.median * 1e-6) / 1e9}};
     put_summary(rec, sum);
     if (baseline) {
@@ -231,6 +277,11 @@ int run(const Session& session, const Settings& s) {
           "local FFTs %.1f us, %.2f GFlop/s\n",
           sum.median, sum.ci95_low, sum.ci95_high, split[0] * 1e6 / s.iters,
           split[1] * 1e6 / s.iters, rec["gflops"].get<double>());
+      std::printf(
+          "  transposes per pair: pack %.1f us (%.2f GB/s), exchange %.1f us (%.2f GB/s), "
+          "unpack %.1f us (%.2f GB/s); memcpy of one buffer %.2f GB/s (slowest rank)\n",
+          rates.pack_us, rates.pack_gbps, rates.exchange_us, rates.exchange_gbps, rates.unpack_us,
+          rates.unpack_gbps, rates.memcpy_gbps);
       if (baseline) {
         print_baseline(rec, baseline_agrees);
       }

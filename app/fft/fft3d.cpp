@@ -1,5 +1,6 @@
 #include "fft3d.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "a2a/error.hpp"
@@ -256,6 +257,29 @@ std::string Fft3d<Real>::backends() const {
   std::string s = zy_ ? zy_->plan().name() + (zy_->uniform() ? " (uniform)" : " (vector)") + ", "
                       : std::string("local, ");
   return s + yx_->plan().name() + (yx_->uniform() ? " (uniform)" : " (vector)");
+}
+
+template <typename Real>
+typename Fft3d<Real>::Phases Fft3d<Real>::phases() const {
+  Phases p;
+  for (const auto* r : {zy_.get(), yz_.get(), yx_.get(), xy_.get()}) {
+    if (r == nullptr) continue;
+    const Redistribution::PhaseTimes& t = r->phase_times();
+    p.pack_s += t.pack_s;
+    p.exchange_s += t.exchange_s;
+    p.unpack_s += t.unpack_s;
+    p.packed_bytes += static_cast<double>(t.calls) * static_cast<double>(r->send_bytes());
+    p.unpacked_bytes += static_cast<double>(t.calls) * static_cast<double>(r->recv_bytes());
+    p.largest_buffer = std::max<std::size_t>({p.largest_buffer, r->send_bytes(), r->recv_bytes()});
+  }
+  return p;
+}
+
+template <typename Real>
+void Fft3d<Real>::reset_phases() {
+  for (auto* r : {zy_.get(), yz_.get(), yx_.get(), xy_.get()}) {
+    if (r != nullptr) r->reset_phase_times();
+  }
 }
 
 template class Fft3d<double>;

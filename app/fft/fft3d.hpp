@@ -56,6 +56,17 @@ class Fft3d {
   double transpose_seconds = 0, compute_seconds = 0;  // accumulated, this rank
   std::string backends() const;
 
+  // The transposes' three phases summed over every call since reset_phases(), this rank:
+  // seconds, and the bytes packed (read from the array into the send buffer), sent, and
+  // unpacked (from the receive buffer into the array); each phase is one pass over its bytes.
+  struct Phases {
+    double pack_s = 0, exchange_s = 0, unpack_s = 0;
+    double packed_bytes = 0, unpacked_bytes = 0;
+    std::size_t largest_buffer = 0;  // the largest send or receive buffer, bytes
+  };
+  Phases phases() const;
+  void reset_phases();
+
  private:
   struct AxisPlan;
   void transform(int stage, Complex* data, int sign);

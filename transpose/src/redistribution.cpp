@@ -164,9 +164,17 @@ void Redistribution::unpack(const void* recv, void* out) const {
 }
 
 void Redistribution::execute(const void* in, void* out) {
+  const double t0 = MPI_Wtime();
   pack(in, send_.data());
+  const double t1 = MPI_Wtime();
   exchange(send_.data(), recv_.data());
+  const double t2 = MPI_Wtime();
   unpack(recv_.data(), out);
+  const double t3 = MPI_Wtime();
+  times_.pack_s += t1 - t0;
+  times_.exchange_s += t2 - t1;
+  times_.unpack_s += t3 - t2;
+  ++times_.calls;
 }
 
 namespace {

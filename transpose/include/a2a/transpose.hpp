@@ -59,6 +59,17 @@ class Redistribution {
   bool uniform() const { return uniform_; }
   const Plan& plan() const { return plan_; }
   std::size_t send_bytes() const { return send_.size(); }
+  std::size_t recv_bytes() const { return recv_.size(); }
+
+  // Where execute() spends its time, summed over calls since the last reset (this rank's clock:
+  // three MPI_Wtime calls per execute): each phase is one pass over the data here, plus what
+  // the backend copies inside the exchange.
+  struct PhaseTimes {
+    double pack_s = 0, exchange_s = 0, unpack_s = 0;
+    std::uint64_t calls = 0;
+  };
+  const PhaseTimes& phase_times() const { return times_; }
+  void reset_phase_times() { times_ = {}; }
 
  private:
   struct Piece {
@@ -77,6 +88,7 @@ class Redistribution {
   bool uniform_ = false;
   Plan plan_;
   std::vector<std::byte> send_, recv_;
+  PhaseTimes times_;
 };
 
 // The distributed 2D transpose of the six-step 1D FFT: a rows x cols row-major matrix with
