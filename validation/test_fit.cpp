@@ -106,12 +106,16 @@ int main() {
       "\n"
       R"({"app":"is","median_us":1})"
       "\n"
-      R"({"app":"bench","label":"linear","median_us":80,"messages_sent":15,"bytes_sent":2000,"rounds":1,"ci95_low_us":79,"ci95_high_us":81})"
+      R"({"app":"bench","label":"linear","median_us":80,"messages_sent":15,"bytes_sent":2000,"rounds":1,"procs":16,"blocks_sent":15,"ci95_low_us":79,"ci95_high_us":81})"
+      "\n"
+      R"({"app":"bench","label":"pairwise","median_us":90,"messages_sent":15,"bytes_sent":2000,"rounds":15,"procs":16,"blocks_sent":15})"
       "\n";
   const auto obs = a2a::app::fit::read_observations(good, "good.jsonl");
-  check(obs.size() == 3 && obs[2].backend == "linear" && obs[2].ci95_us == 2.0 &&
+  check(obs.size() == 4 && obs[2].backend == "linear" && obs[2].ci95_us == 2.0 &&
             obs[0].bytes_copied == 1000,
         "records read, non-bench lines skipped");
+  check(obs[2].bytes_copied == 0 && obs[3].bytes_copied == 0,
+        "direct backends (P - 1 blocks sent) copy nothing, whatever their rounds");
   check(error_of("{not json\n").find("r.jsonl:1: not a JSON record") != std::string::npos,
         "malformed line named");
   check(error_of(R"({"app":"bench","label":"x","median_us":1,"bytes_sent":1})")

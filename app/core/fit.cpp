@@ -28,8 +28,14 @@ Observation observation(const nlohmann::json& r, const std::string& where) {
   o.time_us = r["median_us"].get<double>();
   o.messages = r["messages_sent"].get<double>();
   o.bytes_sent = r["bytes_sent"].get<double>();
-  // Store-and-forward backends (with rounds) copy what they forward; direct ones do not.
-  o.bytes_copied = r.value("rounds", 0.0) > 0 ? o.bytes_sent : 0.0;
+  // Store-and-forward backends copy what they forward; direct ones (mpi, linear, pairwise, the
+  // randomized ones, TRA at r = P) send each block once and copy nothing. A backend forwards
+  // when it sends more blocks than the P - 1 of a direct exchange; records without those
+  // counters: when it has more than one round.
+  const bool forwards = r.contains("blocks_sent") && r.contains("procs")
+                            ? r["blocks_sent"].get<double>() > r["procs"].get<double>() - 1
+                            : r.value("rounds", 0.0) > 1;
+  o.bytes_copied = forwards ? o.bytes_sent : 0.0;
   o.ci95_us = std::max(0.0, r.value("ci95_high_us", o.time_us) - r.value("ci95_low_us", o.time_us));
   if (!std::isfinite(o.time_us) || o.time_us <= 0 || o.messages < 0 || o.bytes_sent < 0) {
     throw Error(where + ": a time must be positive and finite, counters non-negative");

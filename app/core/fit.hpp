@@ -6,8 +6,9 @@
 // store-and-forward copying (us/B). The regressors are the exact counters a run reports for
 // rank 0 (`messages_sent`, `bytes_sent`; for the radix-r Bruck family these are K and D S of
 // Propositions 1-4, for SLOAV the 2 log2 P start-ups and merged bytes of its model, for the
-// direct algorithms P - 1 messages). A store-and-forward backend (one with rounds) copies what
-// it forwards, so its bytes copied are its bytes sent; the direct ones copy nothing. gamma can
+// direct algorithms P - 1 messages). A store-and-forward backend (one that sends more than the
+// P - 1 blocks of a direct exchange) copies what it forwards, so its bytes copied are its bytes
+// sent; the direct ones copy nothing. gamma can
 // only be told from beta when both kinds were measured; otherwise it is left out (and folded
 // into beta), and the fit says so.
 #pragma once
