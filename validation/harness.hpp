@@ -31,6 +31,15 @@ class Harness {
     return ok;
   }
 
+  // Collective: whether `text` is the same on every rank (length and hash).
+  bool same_everywhere(const std::string& text) const {
+    unsigned long long mine[2] = {text.size(), std::hash<std::string>{}(text)};
+    unsigned long long lo[2], hi[2];
+    MPI_Allreduce(mine, lo, 2, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm_);
+    MPI_Allreduce(mine, hi, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm_);
+    return lo[0] == hi[0] && lo[1] == hi[1];
+  }
+
   // Collective. Prints "<name>: N passed, N failed" on rank 0; returns the exit code.
   int finish() {
     unsigned long long counts[2] = {checks_, failures_};
@@ -62,12 +71,7 @@ void expect_error(Harness& h, const std::string& what, const std::string& needle
   h.expect(!message.empty(), what + ": threw");
   h.expect(message.find(needle) != std::string::npos,
            what + ": message '" + message + "' mentions '" + needle + "'");
-  // Same message everywhere: compare lengths and a hash across ranks.
-  unsigned long long mine[2] = {message.size(), std::hash<std::string>{}(message)};
-  unsigned long long lo[2], hi[2];
-  MPI_Allreduce(mine, lo, 2, MPI_UNSIGNED_LONG_LONG, MPI_MIN, h.comm());
-  MPI_Allreduce(mine, hi, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, h.comm());
-  h.expect(lo[0] == hi[0] && lo[1] == hi[1], what + ": identical message on every rank");
+  h.expect(h.same_everywhere(message), what + ": identical message on every rank");
 }
 
 }  // namespace a2a::test

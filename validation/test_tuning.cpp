@@ -45,18 +45,10 @@ void write_table(Harness& h, const std::string& path, const nlohmann::json& tabl
   MPI_Barrier(h.comm());
 }
 
-// Same string on every rank.
-bool agreed(Harness& h, const std::string& text) {
-  unsigned long long mine[2] = {text.size(), std::hash<std::string>{}(text)};
-  unsigned long long lo[2], hi[2];
-  MPI_Allreduce(mine, lo, 2, MPI_UNSIGNED_LONG_LONG, MPI_MIN, h.comm());
-  MPI_Allreduce(mine, hi, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, h.comm());
-  return lo[0] == hi[0] && lo[1] == hi[1];
-}
-
 std::string uniform_choice(Harness& h, const std::string& spec, std::size_t bytes) {
   const std::string name = chosen(a2a::Plan(spec, h.comm(), bytes).name());
-  h.expect(agreed(h, name), spec + " at " + std::to_string(bytes) + " B: same on every rank");
+  h.expect(h.same_everywhere(name),
+           spec + " at " + std::to_string(bytes) + " B: same on every rank");
   return name;
 }
 
@@ -68,7 +60,7 @@ std::string per_call_choice(Harness& h, const std::string& spec, std::size_t byt
   a2a::VectorExchange exchange(spec, h.comm());
   exchange.execute(send.data(), recv.data(), layout);
   const std::string name = chosen(exchange.name());
-  h.expect(agreed(h, name), spec + " per call at " + std::to_string(bytes) + " B: agreed");
+  h.expect(h.same_everywhere(name), spec + " per call at " + std::to_string(bytes) + " B: agreed");
   return name;
 }
 
@@ -302,7 +294,12 @@ void malformed(Harness& h) {
       {"rule key misspelt", R"({"uniform": [{"backend": "mpi", "max_byte": 4}]})",
        "unknown key 'max_byte'"},
       {"no rule and no model", R"({"uniform": [{"min_procs": 100000, "backend": "mpi"}]})",
-       "no rule of the selection table applies"}};
+       "no rule of the selection table applies"},
+      // Counts nlohmann would wrap (-1 to 2^64 - 1) or truncate (1.5 to 1).
+      {"negative bound", R"({"uniform": [{"max_bytes": -1, "backend": "mpi"}]})",
+       "'max_bytes' must be a non-negative integer, not -1"},
+      {"fractional bound", R"({"uniform": [{"min_procs": 1.5, "backend": "mpi"}]})",
+       "'min_procs' must be a non-negative integer, not 1.5"}};
   for (const Bad& bad : cases) {
     if (h.rank() == 0) std::ofstream(path) << bad.text;
     MPI_Barrier(h.comm());
@@ -314,6 +311,13 @@ void malformed(Harness& h) {
   }
   MPI_Barrier(h.comm());
   expect_error(h, "random_auto key misspelt", "unknown random_auto key 'smal'",
+               [&] { a2a::Plan("random_auto:table=" + path, h.comm(), 64); });
+  if (h.rank() == 0) {
+    std::ofstream(path) << R"({"uniform": [], "random_auto": [{"procs": )" << P
+                        << R"(, "small": -5}]})";
+  }
+  MPI_Barrier(h.comm());
+  expect_error(h, "random_auto negative threshold", "'small' must be a non-negative integer",
                [&] { a2a::Plan("random_auto:table=" + path, h.comm(), 64); });
 }
 

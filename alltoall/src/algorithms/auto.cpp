@@ -48,10 +48,6 @@ struct Table {
   bool needs_placement = false;  // some rule names ranks_per_node
 };
 
-std::uint64_t unsigned_key(const nlohmann::json& value) {
-  return value.get<std::uint64_t>();
-}
-
 double number_key(const nlohmann::json& value, const std::string& key, const Context& ctx,
                   const std::string& origin) {
   if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0) {
@@ -74,15 +70,15 @@ Table load_table(const Context& ctx, const std::string& table) {
       rule.backend = item.at("backend").get<std::string>();
       for (const auto& [key, value] : item.items()) {
         if (key == "min_procs")
-          rule.min_procs = unsigned_key(value);
+          rule.min_procs = table_count(ctx, value, key, origin);
         else if (key == "max_procs")
-          rule.max_procs = unsigned_key(value);
+          rule.max_procs = table_count(ctx, value, key, origin);
         else if (key == "min_bytes")
-          rule.min_bytes = unsigned_key(value);
+          rule.min_bytes = table_count(ctx, value, key, origin);
         else if (key == "max_bytes")
-          rule.max_bytes = unsigned_key(value);
+          rule.max_bytes = table_count(ctx, value, key, origin);
         else if (key == "ranks_per_node")
-          rule.ranks_per_node = unsigned_key(value);
+          rule.ranks_per_node = table_count(ctx, value, key, origin);
         else if (key != "backend" && key != "why" && key != "measured") {
           ctx.fail("selection table " + origin + ": unknown key '" + key + "'");
         }
@@ -329,6 +325,16 @@ nlohmann::json read_selection_table(const Context& ctx, const std::string& table
   } catch (const std::exception& e) {
     ctx.fail("selection table " + origin + " is not valid JSON: " + e.what());
   }
+}
+
+std::uint64_t table_count(const Context& ctx, const nlohmann::json& value, const std::string& key,
+                          const std::string& origin) {
+  // nlohmann would turn -1 into 2^64 - 1 and 1.5 into 1: a count must be written as one.
+  if (!value.is_number_unsigned()) {
+    ctx.fail("selection table " + origin + ": '" + key + "' must be a non-negative integer, not " +
+             value.dump());
+  }
+  return value.get<std::uint64_t>();
 }
 
 std::string selection_table_from_environment() {

@@ -75,7 +75,10 @@ void apply_table(Context& ctx) {
     ctx.fail("selection table " + origin + ": 'random_auto' must be an array");
   for (const auto& entry : entries) {
     try {
-      if (entry.at("procs").get<long long>() != ctx.procs) continue;
+      if (table_count(ctx, entry.at("procs"), "procs", origin) !=
+          static_cast<std::uint64_t>(ctx.procs)) {
+        continue;
+      }
       for (const auto& [key, value] : entry.items()) {
         if (key == "procs" || key == "why") continue;
         if (key != "small" && key != "large" && key != "procs_threshold") {
@@ -84,7 +87,7 @@ void apply_table(Context& ctx) {
         const std::string param = key == "procs_threshold" ? "procs" : key;
         if (std::find(ctx.given.begin(), ctx.given.end(), param) != ctx.given.end()) continue;
         for (auto& [k, v] : ctx.params) {
-          if (k == param) v = std::to_string(value.get<std::uint64_t>());
+          if (k == param) v = std::to_string(table_count(ctx, value, key, origin));
         }
       }
     } catch (const nlohmann::json::exception& e) {

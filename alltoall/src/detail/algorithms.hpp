@@ -1,6 +1,7 @@
 // One describe_*() per algorithm source file; registry.cpp lists them.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -30,6 +31,9 @@ struct Context;
 // `origin` names it in messages. Fails through ctx with a clear message.
 nlohmann::json read_selection_table(const Context& ctx, const std::string& table,
                                     std::string& origin);
+// A count in a selection table (a JSON unsigned integer), else a clear error through ctx.
+std::uint64_t table_count(const Context& ctx, const nlohmann::json& value, const std::string& key,
+                          const std::string& origin);
 // A2A_TUNING, else A2A_AUTO_TABLE, when set and not empty; else "".
 std::string selection_table_from_environment();
 
