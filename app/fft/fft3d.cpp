@@ -125,6 +125,15 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
                        o.fftw_flags);
       if (p == nullptr) planned = false;
       plans_.push_back(reinterpret_cast<void*>(p));
+      // The transforms that read the caller's array (forward z, backward x) also get an
+      // out-of-place plan into work0_, so that the input is not first copied. Optional: a
+      // wisdom file without them falls back to the copy.
+      if (b.empty() || (stage == 0) != (sign == FFTW_FORWARD) || (stage != 0 && stage != 2)) {
+        continue;
+      }
+      auto* from = reinterpret_cast<typename F::complex*>(work1_.data());
+      entry_plans_[sign == FFTW_FORWARD ? 0 : 1] = reinterpret_cast<void*>(F::guru(
+          1, &dim, static_cast<int>(how.size()), how.data(), from, data, sign, o.fftw_flags));
     }
   }
   if (o.r2c && !real_box_.empty()) {
@@ -155,6 +164,8 @@ template <typename Real>
 Fft3d<Real>::~Fft3d() {
   plans_.push_back(r2c_plan_);
   plans_.push_back(c2r_plan_);
+  plans_.push_back(entry_plans_[0]);
+  plans_.push_back(entry_plans_[1]);
   for (void* p : plans_) {
     if (p != nullptr) Fftw<Real>::destroy(reinterpret_cast<typename Fftw<Real>::plan>(p));
   }
@@ -176,6 +187,38 @@ void Fft3d<Real>::transform(int stage, Complex* data, int sign) {
   compute_seconds += MPI_Wtime() - t0;
 }
 
+// FFTW may run a plan on other arrays than it was made for only when their alignment is the
+// same (fftw_execute_dft's new-array rule).
+template <typename Real>
+bool same_alignment(const void* a, const void* b) {
+  if constexpr (std::is_same_v<Real, double>) {
+    return fftw_alignment_of(static_cast<double*>(const_cast<void*>(a))) ==
+           fftw_alignment_of(static_cast<double*>(const_cast<void*>(b)));
+  } else {
+    return fftwf_alignment_of(static_cast<float*>(const_cast<void*>(a))) ==
+           fftwf_alignment_of(static_cast<float*>(const_cast<void*>(b)));
+  }
+}
+
+// Stage `stage`'s transform from the caller's array into work0_ (out of place, the input kept:
+// FFTW_PRESERVE_INPUT is the default for c2c), or copy and transform in place.
+template <typename Real>
+void Fft3d<Real>::enter(int stage, const Complex* in, int sign) {
+  void* p = entry_plans_[sign == FFTW_FORWARD ? 0 : 1];
+  const auto count = static_cast<std::size_t>(boxes_[static_cast<std::size_t>(stage)].count());
+  if (p == nullptr || !same_alignment<Real>(in, work1_.data())) {
+    std::copy(in, in + count, work0_.data());
+    transform(stage, work0_.data(), sign);
+    return;
+  }
+  const double t0 = MPI_Wtime();
+  using F = Fftw<Real>;
+  F::execute(reinterpret_cast<typename F::plan>(p),
+             reinterpret_cast<typename F::complex*>(const_cast<Complex*>(in)),
+             reinterpret_cast<typename F::complex*>(work0_.data()));
+  compute_seconds += MPI_Wtime() - t0;
+}
+
 template <typename Real>
 void Fft3d<Real>::forward_from_z(Complex* out) {
   const double t0 = MPI_Wtime();
@@ -194,18 +237,23 @@ void Fft3d<Real>::forward_from_z(Complex* out) {
 
 template <typename Real>
 void Fft3d<Real>::forward(const Complex* in, Complex* out) {
-  std::copy(in, in + boxes_[0].count(), work0_.data());
-  transform(0, work0_.data(), FFTW_FORWARD);
+  enter(0, in, FFTW_FORWARD);
   forward_from_z(out);
 }
 
 template <typename Real>
 void Fft3d<Real>::forward(const Real* in, Complex* out) {
   if (r2c_plan_ != nullptr) {
-    std::copy(in, in + real_box_.count(), real_work_.data());
+    // The r2c plan is out of place and keeps its input: it reads the caller's array when FFTW
+    // allows it (same alignment), else a copy.
+    const Real* from = in;
+    if (!same_alignment<Real>(in, real_work_.data())) {
+      std::copy(in, in + real_box_.count(), real_work_.data());
+      from = real_work_.data();
+    }
     const double t0 = MPI_Wtime();
     Fftw<Real>::execute_r2c(reinterpret_cast<typename Fftw<Real>::plan>(r2c_plan_),
-                            real_work_.data(),
+                            const_cast<Real*>(from),
                             reinterpret_cast<typename Fftw<Real>::complex*>(work0_.data()));
     compute_seconds += MPI_Wtime() - t0;
   }
@@ -214,8 +262,7 @@ void Fft3d<Real>::forward(const Real* in, Complex* out) {
 
 template <typename Real>
 typename Fft3d<Real>::Complex* Fft3d<Real>::backward_to_z(const Complex* in) {
-  std::copy(in, in + boxes_[2].count(), work0_.data());
-  transform(2, work0_.data(), FFTW_BACKWARD);
+  enter(2, in, FFTW_BACKWARD);
   const double t0 = MPI_Wtime();
   xy_->execute(work0_.data(), work1_.data());
   transpose_seconds += MPI_Wtime() - t0;
@@ -268,8 +315,11 @@ typename Fft3d<Real>::Phases Fft3d<Real>::phases() const {
     p.pack_s += t.pack_s;
     p.exchange_s += t.exchange_s;
     p.unpack_s += t.unpack_s;
-    p.packed_bytes += static_cast<double>(t.calls) * static_cast<double>(r->send_bytes());
-    p.unpacked_bytes += static_cast<double>(t.calls) * static_cast<double>(r->recv_bytes());
+    // A side done in place is no pass at all (Redistribution::execute).
+    if (!r->packs_in_place())
+      p.packed_bytes += static_cast<double>(t.calls) * static_cast<double>(r->send_bytes());
+    if (!r->unpacks_in_place())
+      p.unpacked_bytes += static_cast<double>(t.calls) * static_cast<double>(r->recv_bytes());
     p.largest_buffer = std::max<std::size_t>({p.largest_buffer, r->send_bytes(), r->recv_bytes()});
   }
   return p;

@@ -3,7 +3,8 @@
 // process grid: z-pencils (input) -> FFT along z -> y-pencils (transpose in the row
 // communicator) -> FFT along y -> x-pencils (transpose in the column communicator) -> FFT
 // along x (output). Slab decomposition is the P x 1 grid: the first transpose is local and
-// skipped. Local transforms are FFTW guru plans, made once, in place on row-major boxes.
+// skipped. Local transforms are FFTW guru plans, made once, in place on row-major boxes
+// (the first of each direction out of place from the caller's array).
 // Forward is unnormalized and backward normalized by 1/N, like FFTW's pair scaled.
 #pragma once
 
@@ -70,7 +71,8 @@ class Fft3d {
  private:
   struct AxisPlan;
   void transform(int stage, Complex* data, int sign);
-  void forward_from_z(Complex* out);          // work0_ holds the z-transformed z-pencils
+  void enter(int stage, const Complex* in, int sign);  // transform `in` into work0_
+  void forward_from_z(Complex* out);                   // work0_ holds the z-transformed z-pencils
   Complex* backward_to_z(const Complex* in);  // returns the z-pencils before the z transform
 
   MPI_Comm row_ = MPI_COMM_NULL, col_ = MPI_COMM_NULL;
@@ -81,7 +83,8 @@ class Fft3d {
   std::vector<Real> real_work_;
   void* r2c_plan_ = nullptr;
   void* c2r_plan_ = nullptr;
-  std::vector<void*> plans_;  // [stage][direction]
+  std::vector<void*> plans_;                            // [stage][direction]
+  std::array<void*, 2> entry_plans_{nullptr, nullptr};  // forward z, backward x: out of place
   std::int64_t total_ = 1;
 };
 

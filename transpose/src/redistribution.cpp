@@ -118,8 +118,35 @@ Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out,
         }
         return make_plan(comm, send_pieces_, recv_pieces_, element_bytes, backend, uniform_);
       }()),
-      send_(plan_.send_extent()),
-      recv_(plan_.recv_extent()) {}
+      send_is_input_(in_place(in_, send_pieces_)),
+      recv_is_output_(in_place(out_, recv_pieces_)),
+      send_(send_is_input_ ? 0 : plan_.send_extent()),
+      recv_(recv_is_output_ ? 0 : plan_.recv_extent()) {}
+
+// True when every piece already sits in the array where the packed buffer would hold it: each
+// piece is one contiguous run of the row-major array (full along the faster axes, one index
+// along the slower ones) at its packed offset. Then packing (or unpacking) is the identity and
+// execute() hands the array itself to the exchange: one pass less.
+bool Redistribution::in_place(const Box& array_box, const std::vector<Piece>& pieces) const {
+  for (const Piece& p : pieces) {
+    const Box& b = p.box;
+    if (b.empty()) continue;
+    int partial = -1;  // the slowest axis that need not be full
+    for (int d = 2; d >= 0 && partial < 0; --d) {
+      if (b.extent(d) != array_box.extent(d)) partial = d;
+    }
+    for (int d = 0; d < partial; ++d) {
+      if (b.extent(d) != 1) return false;
+    }
+    std::size_t start = 0;
+    for (std::size_t d = 0; d < 3; ++d) {
+      start = start * static_cast<std::size_t>(array_box.extent(static_cast<int>(d))) +
+              static_cast<std::size_t>(b.lo[d] - array_box.lo[d]);
+    }
+    if (start * element_ != p.offset) return false;
+  }
+  return true;
+}
 
 // Copies a piece between an array over array_box and its packed row-major form.
 void Redistribution::copy(const Box& array_box, const Piece& piece, const std::byte* from,
@@ -164,12 +191,23 @@ void Redistribution::unpack(const void* recv, void* out) const {
 }
 
 void Redistribution::execute(const void* in, void* out) {
+  // The arrays are the buffers where packing or unpacking is the identity, unless both are
+  // and they overlap: the exchange must not read and write the same memory, so then the
+  // input is packed as usual.
+  const auto* in_bytes = static_cast<const std::byte*>(in);
+  const auto* out_bytes = static_cast<const std::byte*>(out);
+  const std::size_t in_size = static_cast<std::size_t>(in_.count()) * element_;
+  const std::size_t out_size = static_cast<std::size_t>(out_.count()) * element_;
+  const bool overlap = in_bytes < out_bytes + out_size && out_bytes < in_bytes + in_size;
+  const bool recv_direct = recv_is_output_;
+  const bool send_direct = send_is_input_ && !(recv_direct && overlap);
+  if (!send_direct) send_.resize(plan_.send_extent());  // allocates once, if ever
   const double t0 = MPI_Wtime();
-  pack(in, send_.data());
+  if (!send_direct) pack(in, send_.data());
   const double t1 = MPI_Wtime();
-  exchange(send_.data(), recv_.data());
+  exchange(send_direct ? in : send_.data(), recv_direct ? out : recv_.data());
   const double t2 = MPI_Wtime();
-  unpack(recv_.data(), out);
+  if (!recv_direct) unpack(recv_.data(), out);
   const double t3 = MPI_Wtime();
   times_.pack_s += t1 - t0;
   times_.exchange_s += t2 - t1;
@@ -202,10 +240,56 @@ Transpose2d::Transpose2d(MPI_Comm comm, std::int64_t rows, std::int64_t cols,
                       Box{{0, after_.first, 0}, {rows, after_.second, 1}}, element_bytes, backend),
       columns_(static_cast<std::size_t>(rows * (after_.second - after_.first)) * element_bytes) {}
 
+namespace {
+
+// out (cols x rows) = transpose of in (rows x cols), both row-major, in tiles that stay in
+// cache on both sides: the naive loop writes one element per cache line (and per page, for
+// long rows) of the output.
+template <typename Element>
+void transpose_tiled(const Element* in, Element* out, std::int64_t rows, std::int64_t cols) {
+  constexpr std::int64_t tile = 32;
+  for (std::int64_t r0 = 0; r0 < rows; r0 += tile) {
+    const std::int64_t r1 = std::min(rows, r0 + tile);
+    for (std::int64_t c0 = 0; c0 < cols; c0 += tile) {
+      const std::int64_t c1 = std::min(cols, c0 + tile);
+      for (std::int64_t c = c0; c < c1; ++c) {
+        Element* to = out + c * rows;
+        for (std::int64_t r = r0; r < r1; ++r)
+          to[r] = in[r * cols + c];
+      }
+    }
+  }
+}
+
+template <std::size_t Bytes>
+struct Raw {
+  std::byte b[Bytes];
+};
+
+}  // namespace
+
 void Transpose2d::execute(const void* in, void* out) {
   redistribution_.execute(in, columns_.data());
   // columns_: rows x width, row-major; out: width x rows.
   const std::int64_t width = after_.second - after_.first;
+  auto typed = [&](auto element) {
+    using E = decltype(element);
+    transpose_tiled(reinterpret_cast<const E*>(columns_.data()), static_cast<E*>(out), rows_,
+                    width);
+  };
+  switch (element_) {
+    case 4:
+      typed(Raw<4>{});
+      return;
+    case 8:
+      typed(Raw<8>{});
+      return;
+    case 16:
+      typed(Raw<16>{});
+      return;
+    default:
+      break;
+  }
   auto* dst = static_cast<std::byte*>(out);
   for (std::int64_t r = 0; r < rows_; ++r) {
     for (std::int64_t c = 0; c < width; ++c) {

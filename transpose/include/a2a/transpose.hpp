@@ -53,13 +53,18 @@ class Redistribution {
   void pack(const void* in, void* send) const;
   void exchange(const void* send, void* recv);
   void unpack(const void* recv, void* out) const;
-  // pack + exchange + unpack with the plan's own buffers.
+  // pack + exchange + unpack with the plan's own buffers. Where a side's pieces already lie
+  // in the array in packed order (a slab's blocks in rank order), that side's copy is skipped
+  // and the exchange reads from `in` or writes into `out` directly.
   void execute(const void* in, void* out);
+  // Whether execute() skips the pack (the input array is the send buffer) or the unpack.
+  bool packs_in_place() const { return send_is_input_; }
+  bool unpacks_in_place() const { return recv_is_output_; }
 
   bool uniform() const { return uniform_; }
   const Plan& plan() const { return plan_; }
-  std::size_t send_bytes() const { return send_.size(); }
-  std::size_t recv_bytes() const { return recv_.size(); }
+  std::size_t send_bytes() const { return plan_.send_extent(); }
+  std::size_t recv_bytes() const { return plan_.recv_extent(); }
 
   // Where execute() spends its time, summed over calls since the last reset (this rank's clock:
   // three MPI_Wtime calls per execute): each phase is one pass over the data here, plus what
@@ -81,13 +86,15 @@ class Redistribution {
                         std::string_view backend, bool& uniform);
   void copy(const Box& array_box, const Piece& piece, const std::byte* from, std::byte* to,
             bool into_array) const;
+  bool in_place(const Box& array_box, const std::vector<Piece>& pieces) const;
 
   Box in_, out_;
   std::size_t element_;
   std::vector<Piece> send_pieces_, recv_pieces_;  // one per peer, in rank order
   bool uniform_ = false;
   Plan plan_;
-  std::vector<std::byte> send_, recv_;
+  bool send_is_input_ = false, recv_is_output_ = false;
+  std::vector<std::byte> send_, recv_;  // empty on an in-place side
   PhaseTimes times_;
 };
 
