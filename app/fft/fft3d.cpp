@@ -80,6 +80,8 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
   boxes_[2] = Box{{0, yy0, z0}, {n[0], yy1, z1}};  // x-pencils
   MPI_Comm_split(comm, r1, r2, &row_);
   MPI_Comm_split(comm, r2, r1, &col_);
+  // A slab (P x 1) has all of y and z on every rank: stages 0 and 1 are one 2D transform.
+  slab_2d_ = o.p2 == 1;
   const std::size_t bytes = sizeof(Complex);
   const std::string second = o.backend2.empty() ? o.backend : o.backend2;
   if (o.p2 > 1) {
@@ -103,26 +105,30 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
     const int axis = 2 - stage;  // z, then y, then x
     const int e0 = static_cast<int>(b.extent(0)), e1 = static_cast<int>(b.extent(1)),
               e2 = static_cast<int>(b.extent(2));
-    std::vector<iodim> how;
-    iodim dim{};
-    if (axis == 2) {
-      dim = {e2, 1, 1};
+    std::vector<iodim> how, dims;
+    if (axis == 2 && slab_2d_) {  // y and z at once: one 2D transform per x-plane
+      dims = {{e1, e2, e2}, {e2, 1, 1}};
+      how = {{e0, e1 * e2, e1 * e2}};
+    } else if (axis == 2) {
+      dims = {{e2, 1, 1}};
       how = {{e0 * e1, e2, e2}};
     } else if (axis == 1) {
-      dim = {e1, e2, e2};
+      dims = {{e1, e2, e2}};
       how = {{e0, e1 * e2, e1 * e2}, {e2, 1, 1}};
     } else {
-      dim = {e0, e1 * e2, e1 * e2};
+      dims = {{e0, e1 * e2, e1 * e2}};
       how = {{e1 * e2, 1, 1}};
     }
+    const int dims_rank = static_cast<int>(dims.size());
     for (int sign : {FFTW_FORWARD, FFTW_BACKWARD}) {
-      if (b.empty() || (stage == 0 && o.r2c)) {  // r2c: stage 0 is the r2c/c2r pair below
+      // r2c: stage 0 is the r2c/c2r pair below; a slab's stage 1 is part of stage 0.
+      if (b.empty() || (stage == 0 && o.r2c) || (stage == 1 && slab_2d_)) {
         plans_.push_back(nullptr);
         continue;
       }
       auto* data = reinterpret_cast<typename F::complex*>(work0_.data());
-      auto p = F::guru(1, &dim, static_cast<int>(how.size()), how.data(), data, data, sign,
-                       o.fftw_flags);
+      auto p = F::guru(dims_rank, dims.data(), static_cast<int>(how.size()), how.data(), data, data,
+                       sign, o.fftw_flags);
       if (p == nullptr) planned = false;
       plans_.push_back(reinterpret_cast<void*>(p));
       // The transforms that read the caller's array (forward z, backward x) also get an
@@ -132,22 +138,33 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
         continue;
       }
       auto* from = reinterpret_cast<typename F::complex*>(work1_.data());
-      entry_plans_[sign == FFTW_FORWARD ? 0 : 1] = reinterpret_cast<void*>(F::guru(
-          1, &dim, static_cast<int>(how.size()), how.data(), from, data, sign, o.fftw_flags));
+      entry_plans_[sign == FFTW_FORWARD ? 0 : 1] =
+          reinterpret_cast<void*>(F::guru(dims_rank, dims.data(), static_cast<int>(how.size()),
+                                          how.data(), from, data, sign, o.fftw_flags));
     }
   }
   if (o.r2c && !real_box_.empty()) {
     // Stage 0 between the real z-pencils and the complex ones (FFTW's r2c/c2r layouts).
     real_work_.resize(static_cast<std::size_t>(real_box_.count()));
+    // Strides in reals on the real side, in complex numbers on the other; a slab transforms
+    // y and z at once (FFTW's 2D r2c per x-plane).
+    const int planes = static_cast<int>(real_box_.extent(0)), ny = static_cast<int>(n[1]);
     const int rows = static_cast<int>(real_box_.extent(0) * real_box_.extent(1));
     const int nr = static_cast<int>(o.n[2]), nc = static_cast<int>(n[2]);
-    const iodim r2c_dim{nr, 1, 1}, r2c_how{rows, nr, nc};
-    const iodim c2r_dim{nr, 1, 1}, c2r_how{rows, nc, nr};
+    std::vector<iodim> r2c_dims{{nr, 1, 1}}, c2r_dims{{nr, 1, 1}};
+    iodim r2c_how{rows, nr, nc}, c2r_how{rows, nc, nr};
+    if (slab_2d_) {
+      r2c_dims = {{ny, nr, nc}, {nr, 1, 1}};
+      c2r_dims = {{ny, nc, nr}, {nr, 1, 1}};
+      r2c_how = {planes, ny * nr, ny * nc};
+      c2r_how = {planes, ny * nc, ny * nr};
+    }
+    const int dims_rank = static_cast<int>(r2c_dims.size());
     auto* c = reinterpret_cast<typename F::complex*>(work0_.data());
     r2c_plan_ = reinterpret_cast<void*>(
-        F::r2c(1, &r2c_dim, 1, &r2c_how, real_work_.data(), c, o.fftw_flags));
+        F::r2c(dims_rank, r2c_dims.data(), 1, &r2c_how, real_work_.data(), c, o.fftw_flags));
     c2r_plan_ = reinterpret_cast<void*>(
-        F::c2r(1, &c2r_dim, 1, &c2r_how, c, real_work_.data(), o.fftw_flags));
+        F::c2r(dims_rank, c2r_dims.data(), 1, &c2r_how, c, real_work_.data(), o.fftw_flags));
     if (r2c_plan_ == nullptr || c2r_plan_ == nullptr) planned = false;
   }
   // Every rank learns whether every rank planned (FFTW_WISDOM_ONLY may fail on some only).

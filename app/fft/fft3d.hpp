@@ -4,7 +4,8 @@
 // communicator) -> FFT along y -> x-pencils (transpose in the column communicator) -> FFT
 // along x (output). Slab decomposition is the P x 1 grid: the first transpose is local and
 // skipped. Local transforms are FFTW guru plans, made once, in place on row-major boxes
-// (the first of each direction out of place from the caller's array).
+// (the first of each direction out of place from the caller's array); a slab's z and y
+// transforms are one 2D plan per x-plane.
 // Forward is unnormalized and backward normalized by 1/N, like FFTW's pair scaled.
 #pragma once
 
@@ -86,6 +87,7 @@ class Fft3d {
   std::vector<void*> plans_;                            // [stage][direction]
   std::array<void*, 2> entry_plans_{nullptr, nullptr};  // forward z, backward x: out of place
   std::int64_t total_ = 1;
+  bool slab_2d_ = false;  // stage 0 transforms y and z (2D plans); stage 1 has none
 };
 
 }  // namespace a2a::fft
