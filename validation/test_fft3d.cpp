@@ -8,6 +8,7 @@
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "fft/fft3d.hpp"
@@ -98,36 +99,28 @@ void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, 
 
   const auto expected = cut(spectrum, spectrum_n, fft.output_box());
   std::vector<Complex> out(expected.size());
+  // Forward from the caller's array placed at `offset`, then backward from a copy of the
+  // spectrum placed the same way: real or complex input alike.
+  auto round_trip = [&](const auto& mine) {
+    using T = typename std::decay_t<decltype(mine)>::value_type;
+    Placed<T> in(mine, offset);
+    fft.forward(in.data, out.data());
+    h.expect(max_difference(out, expected, out.size()) <= 1e-12 * scale,
+             what + ": forward equals serial FFTW");
+    h.expect(std::memcmp(in.data, mine.data(), mine.size() * sizeof(T)) == 0,
+             what + ": forward keeps its input");
+    Placed<Complex> spec(out, offset);
+    std::vector<T> back(mine.size());
+    fft.backward(spec.data, back.data());
+    h.expect(max_difference(back, mine, mine.size()) <= 1e-12, what + ": backward restores");
+    h.expect(std::memcmp(spec.data, out.data(), out.size() * sizeof(Complex)) == 0,
+             what + ": backward keeps its input");
+  };
   for (int repeat = 0; repeat < 2; ++repeat) {
-    if (r2c) {
-      const auto mine = cut(real_grid, n, fft.real_box());
-      Placed<double> in(mine, offset);
-      fft.forward(in.data, out.data());
-      h.expect(max_difference(out, expected, out.size()) <= 1e-12 * scale,
-               what + ": forward equals serial FFTW");
-      h.expect(std::memcmp(in.data, mine.data(), mine.size() * sizeof(double)) == 0,
-               what + ": forward keeps its input");
-      Placed<Complex> spec(out, offset);
-      std::vector<double> back(mine.size());
-      fft.backward(spec.data, back.data());
-      h.expect(max_difference(back, mine, mine.size()) <= 1e-12, what + ": backward restores");
-      h.expect(std::memcmp(spec.data, out.data(), out.size() * sizeof(Complex)) == 0,
-               what + ": backward keeps its input");
-    } else {
-      const auto mine = cut(complex_grid, n, fft.input_box());
-      Placed<Complex> in(mine, offset);
-      fft.forward(in.data, out.data());
-      h.expect(max_difference(out, expected, out.size()) <= 1e-12 * scale,
-               what + ": forward equals serial FFTW");
-      h.expect(std::memcmp(in.data, mine.data(), mine.size() * sizeof(Complex)) == 0,
-               what + ": forward keeps its input");
-      Placed<Complex> spec(out, offset);
-      std::vector<Complex> back(mine.size());
-      fft.backward(spec.data, back.data());
-      h.expect(max_difference(back, mine, mine.size()) <= 1e-12, what + ": backward restores");
-      h.expect(std::memcmp(spec.data, out.data(), out.size() * sizeof(Complex)) == 0,
-               what + ": backward keeps its input");
-    }
+    if (r2c)
+      round_trip(cut(real_grid, n, fft.real_box()));
+    else
+      round_trip(cut(complex_grid, n, fft.input_box()));
   }
 }
 
