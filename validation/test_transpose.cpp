@@ -144,6 +144,28 @@ int main(int argc, char** argv) {
         h.expect(ok, "Transpose2d " + std::to_string(rows) + "x" + std::to_string(cols) + " " + b);
       }
     }
+    // Other element sizes (a fixed-size and a run-time-size tiled copy): 8-byte indices and
+    // 24-byte records, each element naming its (row, column).
+    for (std::size_t bytes : {std::size_t{8}, std::size_t{24}}) {
+      const std::int64_t rows = 45, cols = 37;  // more than one 32 x 32 tile, ragged edges
+      a2a::Transpose2d t(h.comm(), rows, cols, bytes, "auto");
+      const auto [r0, r1] = t.rows_before();
+      const auto [c0, c1] = t.rows_after();
+      auto stamp = [&](std::byte* at, std::int64_t r, std::int64_t c) {
+        for (std::size_t b = 0; b < bytes; ++b)
+          at[b] = static_cast<std::byte>((r * 7 + c * 13 + static_cast<std::int64_t>(b)) % 251);
+      };
+      std::vector<std::byte> in(static_cast<std::size_t>((r1 - r0) * cols) * bytes);
+      std::vector<std::byte> out(static_cast<std::size_t>((c1 - c0) * rows) * bytes), want(out);
+      for (auto r = r0; r < r1; ++r)
+        for (std::int64_t c = 0; c < cols; ++c)
+          stamp(&in[static_cast<std::size_t>((r - r0) * cols + c) * bytes], r, c);
+      for (auto c = c0; c < c1; ++c)
+        for (std::int64_t r = 0; r < rows; ++r)
+          stamp(&want[static_cast<std::size_t>((c - c0) * rows + r) * bytes], r, c);
+      t.execute(in.data(), out.data());
+      h.expect(out == want, "Transpose2d 45x37 of " + std::to_string(bytes) + "-byte elements");
+    }
     // Boxes that do not tile the same set are refused on every rank.
     std::string message;
     try {

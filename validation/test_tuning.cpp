@@ -305,20 +305,20 @@ void malformed(Harness& h) {
     MPI_Barrier(h.comm());
     expect_error(h, std::string("table: ") + bad.what, bad.needle, plan);
   }
-  if (h.rank() == 0) {
-    std::ofstream(path) << R"({"uniform": [], "random_auto": [{"procs": )" << P
-                        << R"(, "smal": 3}]})";
+  // random_auto entries for this P with one bad key each.
+  const Bad bad_thresholds[] = {
+      {"random_auto key misspelt", R"("smal": 3)", "unknown random_auto key 'smal'"},
+      {"random_auto negative threshold", R"("small": -5)",
+       "'small' must be a non-negative integer"}};
+  for (const Bad& bad : bad_thresholds) {
+    if (h.rank() == 0) {
+      std::ofstream(path) << R"({"uniform": [], "random_auto": [{"procs": )" << P << ", "
+                          << bad.text << "}]}";
+    }
+    MPI_Barrier(h.comm());
+    expect_error(h, bad.what, bad.needle,
+                 [&] { a2a::Plan("random_auto:table=" + path, h.comm(), 64); });
   }
-  MPI_Barrier(h.comm());
-  expect_error(h, "random_auto key misspelt", "unknown random_auto key 'smal'",
-               [&] { a2a::Plan("random_auto:table=" + path, h.comm(), 64); });
-  if (h.rank() == 0) {
-    std::ofstream(path) << R"({"uniform": [], "random_auto": [{"procs": )" << P
-                        << R"(, "small": -5}]})";
-  }
-  MPI_Barrier(h.comm());
-  expect_error(h, "random_auto negative threshold", "'small' must be a non-negative integer",
-               [&] { a2a::Plan("random_auto:table=" + path, h.comm(), 64); });
 }
 
 }  // namespace

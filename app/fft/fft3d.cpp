@@ -27,6 +27,9 @@ struct Fftw<double> {
   }
   static void execute_r2c(plan p, double* in, complex* out) { fftw_execute_dft_r2c(p, in, out); }
   static void execute_c2r(plan p, complex* in, double* out) { fftw_execute_dft_c2r(p, in, out); }
+  static int alignment_of(const void* p) {
+    return fftw_alignment_of(static_cast<double*>(const_cast<void*>(p)));
+  }
 };
 
 template <>
@@ -49,6 +52,9 @@ struct Fftw<float> {
   }
   static void execute_r2c(plan p, float* in, complex* out) { fftwf_execute_dft_r2c(p, in, out); }
   static void execute_c2r(plan p, complex* in, float* out) { fftwf_execute_dft_c2r(p, in, out); }
+  static int alignment_of(const void* p) {
+    return fftwf_alignment_of(static_cast<float*>(const_cast<void*>(p)));
+  }
 };
 
 template <typename Real>
@@ -134,9 +140,9 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
       // The transforms that read the caller's array (forward z, backward x) also get an
       // out-of-place plan into work0_, so that the input is not first copied. Optional: a
       // wisdom file without them falls back to the copy.
-      if (b.empty() || (stage == 0) != (sign == FFTW_FORWARD) || (stage != 0 && stage != 2)) {
-        continue;
-      }
+      const bool reads_caller =
+          (stage == 0 && sign == FFTW_FORWARD) || (stage == 2 && sign == FFTW_BACKWARD);
+      if (!reads_caller) continue;
       auto* from = reinterpret_cast<typename F::complex*>(work1_.data());
       entry_plans_[sign == FFTW_FORWARD ? 0 : 1] =
           reinterpret_cast<void*>(F::guru(dims_rank, dims.data(), static_cast<int>(how.size()),
@@ -208,13 +214,7 @@ void Fft3d<Real>::transform(int stage, Complex* data, int sign) {
 // same (fftw_execute_dft's new-array rule).
 template <typename Real>
 bool same_alignment(const void* a, const void* b) {
-  if constexpr (std::is_same_v<Real, double>) {
-    return fftw_alignment_of(static_cast<double*>(const_cast<void*>(a))) ==
-           fftw_alignment_of(static_cast<double*>(const_cast<void*>(b)));
-  } else {
-    return fftwf_alignment_of(static_cast<float*>(const_cast<void*>(a))) ==
-           fftwf_alignment_of(static_cast<float*>(const_cast<void*>(b)));
-  }
+  return Fftw<Real>::alignment_of(a) == Fftw<Real>::alignment_of(b);
 }
 
 // Stage `stage`'s transform from the caller's array into work0_ (out of place, the input kept:
@@ -326,7 +326,7 @@ std::string Fft3d<Real>::backends() const {
 template <typename Real>
 typename Fft3d<Real>::Phases Fft3d<Real>::phases() const {
   Phases p;
-  for (const auto* r : {zy_.get(), yz_.get(), yx_.get(), xy_.get()}) {
+  for (const Redistribution* r : transposes()) {
     if (r == nullptr) continue;
     const Redistribution::PhaseTimes& t = r->phase_times();
     p.pack_s += t.pack_s;
@@ -344,7 +344,7 @@ typename Fft3d<Real>::Phases Fft3d<Real>::phases() const {
 
 template <typename Real>
 void Fft3d<Real>::reset_phases() {
-  for (auto* r : {zy_.get(), yz_.get(), yx_.get(), xy_.get()}) {
+  for (Redistribution* r : transposes()) {
     if (r != nullptr) r->reset_phase_times();
   }
 }

@@ -12,6 +12,7 @@
 #include <fftw3.h>
 #include <mpi.h>
 
+#include <array>
 #include <complex>
 #include <memory>
 #include <string>
@@ -70,8 +71,11 @@ class Fft3d {
   void reset_phases();
 
  private:
-  struct AxisPlan;
   void transform(int stage, Complex* data, int sign);
+  // The four transposes (null where local).
+  std::array<Redistribution*, 4> transposes() const {
+    return {zy_.get(), yz_.get(), yx_.get(), xy_.get()};
+  }
   void enter(int stage, const Complex* in, int sign);  // transform `in` into work0_
   void forward_from_z(Complex* out);                   // work0_ holds the z-transformed z-pencils
   Complex* backward_to_z(const Complex* in);  // returns the z-pencils before the z transform

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -131,7 +132,7 @@ bool Redistribution::in_place(const Box& array_box, const std::vector<Piece>& pi
   for (const Piece& p : pieces) {
     const Box& b = p.box;
     if (b.empty()) continue;
-    int partial = -1;  // the slowest axis that need not be full
+    int partial = -1;  // the fastest axis the piece does not span fully
     for (int d = 2; d >= 0 && partial < 0; --d) {
       if (b.extent(d) != array_box.extent(d)) partial = d;
     }
@@ -194,11 +195,10 @@ void Redistribution::execute(const void* in, void* out) {
   // The arrays are the buffers where packing or unpacking is the identity, unless both are
   // and they overlap: the exchange must not read and write the same memory, so then the
   // input is packed as usual.
-  const auto* in_bytes = static_cast<const std::byte*>(in);
-  const auto* out_bytes = static_cast<const std::byte*>(out);
-  const std::size_t in_size = static_cast<std::size_t>(in_.count()) * element_;
-  const std::size_t out_size = static_cast<std::size_t>(out_.count()) * element_;
-  const bool overlap = in_bytes < out_bytes + out_size && out_bytes < in_bytes + in_size;
+  const auto in_at = reinterpret_cast<std::uintptr_t>(in);
+  const auto out_at = reinterpret_cast<std::uintptr_t>(out);
+  const bool overlap = in_at < out_at + static_cast<std::size_t>(out_.count()) * element_ &&
+                       out_at < in_at + static_cast<std::size_t>(in_.count()) * element_;
   const bool recv_direct = recv_is_output_;
   const bool send_direct = send_is_input_ && !(recv_direct && overlap);
   if (!send_direct) send_.resize(plan_.send_extent());  // allocates once, if ever
@@ -242,29 +242,28 @@ Transpose2d::Transpose2d(MPI_Comm comm, std::int64_t rows, std::int64_t cols,
 
 namespace {
 
-// out (cols x rows) = transpose of in (rows x cols), both row-major, in tiles that stay in
-// cache on both sides: the naive loop writes one element per cache line (and per page, for
-// long rows) of the output.
-template <typename Element>
-void transpose_tiled(const Element* in, Element* out, std::int64_t rows, std::int64_t cols) {
+// out (cols x rows) = transpose of in (rows x cols), both row-major with elements of `bytes`
+// bytes, in tiles that stay in cache on both sides: the naive loop writes one element per
+// cache line (and per page, for long rows) of the output. Bytes > 0 fixes the element size at
+// compile time (the copy becomes a move); 0 takes `bytes`.
+template <std::size_t Bytes>
+void transpose_tiled(const std::byte* in, std::byte* out, std::int64_t rows, std::int64_t cols,
+                     std::size_t bytes) {
+  const std::size_t e = Bytes > 0 ? Bytes : bytes;
   constexpr std::int64_t tile = 32;
   for (std::int64_t r0 = 0; r0 < rows; r0 += tile) {
     const std::int64_t r1 = std::min(rows, r0 + tile);
     for (std::int64_t c0 = 0; c0 < cols; c0 += tile) {
       const std::int64_t c1 = std::min(cols, c0 + tile);
       for (std::int64_t c = c0; c < c1; ++c) {
-        Element* to = out + c * rows;
-        for (std::int64_t r = r0; r < r1; ++r)
-          to[r] = in[r * cols + c];
+        for (std::int64_t r = r0; r < r1; ++r) {
+          std::memcpy(out + static_cast<std::size_t>(c * rows + r) * e,
+                      in + static_cast<std::size_t>(r * cols + c) * e, Bytes > 0 ? Bytes : e);
+        }
       }
     }
   }
 }
-
-template <std::size_t Bytes>
-struct Raw {
-  std::byte b[Bytes];
-};
 
 }  // namespace
 
@@ -272,30 +271,19 @@ void Transpose2d::execute(const void* in, void* out) {
   redistribution_.execute(in, columns_.data());
   // columns_: rows x width, row-major; out: width x rows.
   const std::int64_t width = after_.second - after_.first;
-  auto typed = [&](auto element) {
-    using E = decltype(element);
-    transpose_tiled(reinterpret_cast<const E*>(columns_.data()), static_cast<E*>(out), rows_,
-                    width);
-  };
+  auto* to = static_cast<std::byte*>(out);
   switch (element_) {
     case 4:
-      typed(Raw<4>{});
-      return;
-    case 8:
-      typed(Raw<8>{});
-      return;
-    case 16:
-      typed(Raw<16>{});
-      return;
-    default:
+      transpose_tiled<4>(columns_.data(), to, rows_, width, element_);
       break;
-  }
-  auto* dst = static_cast<std::byte*>(out);
-  for (std::int64_t r = 0; r < rows_; ++r) {
-    for (std::int64_t c = 0; c < width; ++c) {
-      std::memcpy(dst + static_cast<std::size_t>(c * rows_ + r) * element_,
-                  columns_.data() + static_cast<std::size_t>(r * width + c) * element_, element_);
-    }
+    case 8:
+      transpose_tiled<8>(columns_.data(), to, rows_, width, element_);
+      break;
+    case 16:
+      transpose_tiled<16>(columns_.data(), to, rows_, width, element_);
+      break;
+    default:
+      transpose_tiled<0>(columns_.data(), to, rows_, width, element_);
   }
 }
 
