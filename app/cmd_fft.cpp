@@ -1,5 +1,5 @@
 // a2a fft --grid NXxNYxNZ [--decomp slab|pencil|auto] [--proc-grid P1xP2] [--backend SPEC]
-//         [--backend2 SPEC] [--check serial|roundtrip|planewave|none] [--iters N]
+//         [--backend2 SPEC] [--chunks N] [--check serial|roundtrip|planewave|none] [--iters N]
 //         [--precision double|float] [--fftw-plan estimate|measure] [--format table|json]
 // A distributed 3D c2c FFT whose transposes go through a2a backends, checked against serial
 // FFTW on the whole grid, a round trip, or the closed form of a plane wave.
@@ -33,6 +33,7 @@ struct Settings {
   std::string transform = "c2c";        // or r2c (forward r2c, backward c2r)
   std::string input_file, output_file;  // parallel HDF5
   int iters = 5;
+  int chunks = 1;  // pipeline each transpose in this many chunks
 };
 
 // The transposes' phases per forward+backward pair: the slowest rank's time of each, and its
@@ -90,6 +91,7 @@ int run(const Session& session, const Settings& s) {
   o.r2c = r2c;
   o.backend = s.backend;
   o.backend2 = s.backend2;
+  o.chunks = s.chunks;
   o.fftw_flags = fft::fftw_flags_of(s.fftw_plan);
   const fft::Wisdom wisdom(session.comm, s.wisdom, s.fftw_plan);
   check_memory(
@@ -243,6 +245,7 @@ int run(const Session& session, const Settings& s) {
                           {"decomp_requested", s.decomp},
                           {"proc_grid", std::to_string(o.p1) + "x" + std::to_string(o.p2)},
                           {"backend", fft.backends()},
+                          {"chunks", s.chunks},
                           {"precision", s.precision},
                           {"procs", session.procs},
                           {"iters", s.iters},
@@ -302,6 +305,10 @@ Runner setup_fft(CLI::App& app, const Session& session) {
   sub->add_option("--proc-grid", s->proc_grid, "P1xP2 (pencil; default: the most square)");
   sub->add_option("--backend,-b", s->backend, "backend spec of the transposes");
   sub->add_option("--backend2", s->backend2, "backend of the second (y <-> x) transpose");
+  sub->add_option("--chunks", s->chunks,
+                  "pipeline each transpose in N chunks: one chunk's exchange in flight while "
+                  "the next is packed and the last unpacked and transformed (1: off)")
+      ->check(CLI::Range(1, 65536));
   sub->add_option("--transform", s->transform, "c2c or r2c (forward r2c, backward c2r)")
       ->check(CLI::IsMember({"c2c", "r2c"}));
   sub->add_option("--input", s->input_file,

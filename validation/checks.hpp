@@ -14,6 +14,32 @@
 
 namespace a2a::test {
 
+// Every byte inverted: a second exchange's data, told apart from the first's.
+inline std::vector<std::byte> inverted(std::vector<std::byte> bytes) {
+  for (std::byte& b : bytes)
+    b = ~b;
+  return bytes;
+}
+
+// The split-phase form (Plan::start/finish) with two plans of the same spec in flight at once
+// on one communicator, the second on inverted data: each must get its own exchange's bytes.
+// `blocks(recv)` inverts the received blocks of a buffer (the gaps stay as they were).
+template <typename Invert>
+void check_split_phase(Harness& h, Plan& first, Plan& second, const std::vector<std::byte>& send,
+                       const std::vector<std::byte>& reference, Invert blocks,
+                       const std::string& at) {
+  const std::vector<std::byte> other = inverted(send);
+  std::vector<std::byte> a(reference.size(), std::byte{0x5A}), b = a;
+  first.start(send.data(), a.data());
+  second.start(other.data(), b.data());
+  first.finish();
+  second.finish();
+  h.expect(a == reference, at + ": start/finish equals the reference (first in flight)");
+  std::vector<std::byte> expected = reference;
+  blocks(expected);
+  h.expect(b == expected, at + ": start/finish equals the reference (second in flight)");
+}
+
 // Plans `spec` for a uniform exchange of `bytes` per peer on comm, executes it `repeats` times
 // and checks each result. Returns the plan (for its counters).
 inline Plan check_uniform_exchange(Harness& h, MPI_Comm comm, const std::string& spec,
@@ -42,6 +68,8 @@ inline Plan check_uniform_exchange(Harness& h, MPI_Comm comm, const std::string&
              at + ": equals MPI_Alltoall (run " + std::to_string(repeat + 1) + ")");
     h.expect(send == send_copy, at + ": send buffer unchanged");
   }
+  Plan second(spec, comm, bytes);
+  check_split_phase(h, plan, second, send, reference, [](auto& r) { r = inverted(r); }, at);
   return plan;
 }
 
@@ -103,6 +131,14 @@ inline void check_vector_exchange(Harness& h, MPI_Comm comm, const std::string& 
   plan.execute(v.send.data(), recv.data());
   h.expect(recv == v.reference, at + ": equals MPI_Alltoallv (gaps untouched)");
   h.expect(v.send == send_copy, at + ": send buffer unchanged");
+  Plan second(spec, comm, layout);
+  auto blocks = [&](std::vector<std::byte>& r) {
+    for (std::size_t p = 0; p < layout.recv_counts.size(); ++p) {
+      for (std::size_t i = 0; i < layout.recv_counts[p]; ++i)
+        r[layout.recv_displs[p] + i] = ~r[layout.recv_displs[p] + i];
+    }
+  };
+  check_split_phase(h, plan, second, v.send, v.reference, blocks, at);
 }
 
 // One call of a per-call exchange with this layout, checked the same way.

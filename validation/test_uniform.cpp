@@ -92,6 +92,15 @@ int main(int argc, char** argv) {
   {
     Harness h("test_uniform");
     run_suite(h, MPI_COMM_WORLD, "world");
+    // The split phase's misuse is an error, not a hang.
+    a2a::Plan plan("linear", MPI_COMM_WORLD, 8);
+    std::vector<std::byte> send(8 * static_cast<std::size_t>(h.procs())), recv(send.size());
+    a2a::test::expect_error(h, "finish without start", "no exchange was started",
+                            [&] { plan.finish(); });
+    plan.start(send.data(), recv.data());
+    a2a::test::expect_error(h, "start twice", "was not finished",
+                            [&] { plan.start(send.data(), recv.data()); });
+    plan.finish();
     if (h.procs() > 2) {
       MPI_Comm half;
       MPI_Comm_split(MPI_COMM_WORLD, h.rank() % 2, h.procs() - h.rank(), &half);

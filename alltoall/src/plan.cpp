@@ -391,18 +391,35 @@ class StagedPlan final : public PlanImpl {
     MPI_Type_free(&recv_.type);
   }
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
-    const std::byte* from = send;
-    if (send_.staged) {
-      for (std::size_t i = 0; i < send_.counts.size(); ++i) {
-        if (send_.counts[i] == 0) continue;
-        int position = 0;
-        MPI_Pack(send + static_cast<MPI_Aint>(send_.displs[i]) * send_.shape.extent,
-                 send_.counts[i], send_.type, send_stage_.data() + layout_.send_displs[i],
-                 static_cast<int>(layout_.send_counts[i]), &position, MPI_COMM_SELF);
-      }
-      from = send_stage_.data();
+    inner_->execute(stage(send), recv_.staged ? recv_stage_.data() : recv, c);
+    unstage(recv);
+  }
+  void start(const std::byte* send, std::byte* recv, Counters& c) override {
+    inner_->start(stage(send), recv_.staged ? recv_stage_.data() : recv, c);
+    recv_at_ = recv;
+  }
+  void finish(Counters& c) override {
+    inner_->finish(c);
+    unstage(recv_at_);
+  }
+  bool overlaps() const override { return inner_->overlaps(); }
+  std::string delegate_name() const override { return inner_->delegate_name(); }
+  std::string delegate_label() const override { return inner_->delegate_label(); }
+
+ private:
+  // The send buffer the inner plan reads: the caller's, or its blocks packed peer after peer.
+  const std::byte* stage(const std::byte* send) {
+    if (!send_.staged) return send;
+    for (std::size_t i = 0; i < send_.counts.size(); ++i) {
+      if (send_.counts[i] == 0) continue;
+      int position = 0;
+      MPI_Pack(send + static_cast<MPI_Aint>(send_.displs[i]) * send_.shape.extent,
+               send_.counts[i], send_.type, send_stage_.data() + layout_.send_displs[i],
+               static_cast<int>(layout_.send_counts[i]), &position, MPI_COMM_SELF);
     }
-    inner_->execute(from, recv_.staged ? recv_stage_.data() : recv, c);
+    return send_stage_.data();
+  }
+  void unstage(std::byte* recv) {
     if (!recv_.staged) return;
     for (std::size_t i = 0; i < recv_.counts.size(); ++i) {
       if (recv_.counts[i] == 0) continue;
@@ -413,14 +430,12 @@ class StagedPlan final : public PlanImpl {
                  recv_.counts[i], recv_.type, MPI_COMM_SELF);
     }
   }
-  std::string delegate_name() const override { return inner_->delegate_name(); }
-  std::string delegate_label() const override { return inner_->delegate_label(); }
 
- private:
   std::unique_ptr<PlanImpl> inner_;
   TypedSide send_, recv_;
   VectorLayout layout_;
   std::vector<std::byte> send_stage_, recv_stage_;
+  std::byte* recv_at_ = nullptr;  // between start() and finish()
 };
 
 }  // namespace
@@ -508,6 +523,24 @@ void Plan::execute(const void* send, void* recv) {
   state_->counters = Counters{};
   state_->impl->execute(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv),
                         state_->counters);
+}
+
+void Plan::start(const void* send, void* recv) {
+  if (state_->started) throw Error("a2a::Plan::start: the previous start() was not finished");
+  state_->counters = Counters{};
+  state_->impl->start(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv),
+                      state_->counters);
+  state_->started = true;
+}
+
+void Plan::finish() {
+  if (!state_->started) throw Error("a2a::Plan::finish: no exchange was started");
+  state_->started = false;
+  state_->impl->finish(state_->counters);
+}
+
+bool Plan::overlaps() const {
+  return state_->impl->overlaps();
 }
 
 Kind Plan::kind() const {

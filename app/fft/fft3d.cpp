@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "a2a/error.hpp"
 
@@ -57,8 +58,13 @@ struct Fftw<float> {
   }
 };
 
+namespace {
 template <typename Real>
-Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
+using Iodim = std::conditional_t<std::is_same_v<Real, double>, fftw_iodim, fftwf_iodim>;
+}  // namespace
+
+template <typename Real>
+Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   int procs = 1, rank = 0;
   MPI_Comm_size(comm, &procs);
   MPI_Comm_rank(comm, &rank);
@@ -70,6 +76,7 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
     throw Error("--proc-grid " + std::to_string(o.p1) + "x" + std::to_string(o.p2) +
                 " does not have P=" + std::to_string(procs) + " ranks");
   }
+  if (o.chunks < 1) throw Error("--chunks must be at least 1");
   const int r1 = rank / o.p2, r2 = rank % o.p2;
   // The complex grid: with r2c, n2/2 + 1 points along z.
   const std::array<std::int64_t, 3> n{o.n[0], o.n[1], o.r2c ? o.n[2] / 2 + 1 : o.n[2]};
@@ -86,69 +93,60 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
   boxes_[2] = Box{{0, yy0, z0}, {n[0], yy1, z1}};  // x-pencils
   MPI_Comm_split(comm, r1, r2, &row_);
   MPI_Comm_split(comm, r2, r1, &col_);
-  // A slab (P x 1) has all of y and z on every rank: stages 0 and 1 are one 2D transform.
-  slab_2d_ = o.p2 == 1;
-  const std::size_t bytes = sizeof(Complex);
-  const std::string second = o.backend2.empty() ? o.backend : o.backend2;
-  if (o.p2 > 1) {
-    zy_ = std::make_unique<Redistribution>(row_, boxes_[0], boxes_[1], bytes, o.backend);
-    yz_ = std::make_unique<Redistribution>(row_, boxes_[1], boxes_[0], bytes, o.backend);
-  }
-  yx_ = std::make_unique<Redistribution>(col_, boxes_[1], boxes_[2], bytes, second);
-  xy_ = std::make_unique<Redistribution>(col_, boxes_[2], boxes_[1], bytes, second);
   std::size_t most = 0;
   for (const Box& b : boxes_)
     most = std::max(most, static_cast<std::size_t>(b.count()));
   work0_.resize(most);
   work1_.resize(most);
 
-  // FFTW guru plans, one per (stage, direction), in place on the stage's box.
+  // A slab (P x 1) has all of y and z on every rank: stages 0 and 1 are one 2D transform,
+  // unless the y transform is pipelined with the exchange.
+  slab_2d_ = o.p2 == 1 && o.chunks == 1;
   bool planned = true;
+  const std::string second = o.backend2.empty() ? o.backend : o.backend2;
+  // The steps: z <-> y in chunks along x, y <-> x in chunks along z.
+  if (o.p2 > 1) {
+    make_step(zy_, row_, 0, 1, 0, o.chunks, o.backend, -1, 1, FFTW_FORWARD, planned);
+    make_step(yz_, row_, 1, 0, 0, o.chunks, o.backend, -1, o.r2c ? -1 : 0, FFTW_BACKWARD, planned);
+  }
+  const bool slab_y = o.p2 == 1 && !slab_2d_;  // a slab's y transform, beside y <-> x
+  make_step(yx_, col_, 1, 2, 2, o.chunks, second, slab_y ? 1 : -1, 2, FFTW_FORWARD, planned);
+  make_step(xy_, col_, 2, 1, 2, o.chunks, second, -1, slab_2d_ ? -1 : 1, FFTW_BACKWARD, planned);
+
+  // The whole-box plans, in place on work0_: forward z (2D y and z on a slab), backward x,
+  // and a slab's backward z (2D); the first two also out of place from the caller's array.
   using F = Fftw<Real>;
-  using iodim = std::conditional_t<std::is_same_v<Real, double>, fftw_iodim, fftwf_iodim>;
-  for (int stage = 0; stage < 3; ++stage) {
-    const Box& b = boxes_[static_cast<std::size_t>(stage)];
-    const int axis = 2 - stage;  // z, then y, then x
+  auto* data = reinterpret_cast<typename F::complex*>(work0_.data());
+  auto* from = reinterpret_cast<typename F::complex*>(work1_.data());
+  auto whole = [&](const Box& b, int axis, int sign, typename F::complex* in) -> void* {
+    if (b.empty()) return nullptr;
     const int e0 = static_cast<int>(b.extent(0)), e1 = static_cast<int>(b.extent(1)),
               e2 = static_cast<int>(b.extent(2));
-    std::vector<iodim> how, dims;
+    std::vector<Iodim<Real>> dims{{e2, 1, 1}}, how{{e0 * e1, e2, e2}};
     if (axis == 2 && slab_2d_) {  // y and z at once: one 2D transform per x-plane
       dims = {{e1, e2, e2}, {e2, 1, 1}};
       how = {{e0, e1 * e2, e1 * e2}};
-    } else if (axis == 2) {
-      dims = {{e2, 1, 1}};
-      how = {{e0 * e1, e2, e2}};
-    } else if (axis == 1) {
-      dims = {{e1, e2, e2}};
-      how = {{e0, e1 * e2, e1 * e2}, {e2, 1, 1}};
-    } else {
+    } else if (axis == 0) {
       dims = {{e0, e1 * e2, e1 * e2}};
       how = {{e1 * e2, 1, 1}};
     }
-    const int dims_rank = static_cast<int>(dims.size());
-    for (int sign : {FFTW_FORWARD, FFTW_BACKWARD}) {
-      // r2c: stage 0 is the r2c/c2r pair below; a slab's stage 1 is part of stage 0.
-      if (b.empty() || (stage == 0 && o.r2c) || (stage == 1 && slab_2d_)) {
-        plans_.push_back(nullptr);
-        continue;
-      }
-      auto* data = reinterpret_cast<typename F::complex*>(work0_.data());
-      auto p = F::guru(dims_rank, dims.data(), static_cast<int>(how.size()), how.data(), data, data,
-                       sign, o.fftw_flags);
-      if (p == nullptr) planned = false;
-      plans_.push_back(reinterpret_cast<void*>(p));
-      // The transforms that read the caller's array (forward z, backward x) also get an
-      // out-of-place plan into work0_, so that the input is not first copied. Optional: a
-      // wisdom file without them falls back to the copy.
-      const bool reads_caller =
-          (stage == 0 && sign == FFTW_FORWARD) || (stage == 2 && sign == FFTW_BACKWARD);
-      if (!reads_caller) continue;
-      auto* from = reinterpret_cast<typename F::complex*>(work1_.data());
-      entry_plans_[sign == FFTW_FORWARD ? 0 : 1] =
-          reinterpret_cast<void*>(F::guru(dims_rank, dims.data(), static_cast<int>(how.size()),
-                                          how.data(), from, data, sign, o.fftw_flags));
-    }
+    return reinterpret_cast<void*>(F::guru(static_cast<int>(dims.size()), dims.data(), 1,
+                                           how.data(), in, data, sign, flags_));
+  };
+  auto required = [&](const Box& b, int axis, int sign) {
+    void* p = whole(b, axis, sign, data);
+    if (p == nullptr && !b.empty()) planned = false;
+    return p;
+  };
+  // The out-of-place entry plans are optional: a wisdom file without them falls back to a
+  // copy and the in-place plan.
+  if (!o.r2c) {
+    whole_plans_[0] = required(boxes_[0], 2, FFTW_FORWARD);
+    entry_plans_[0] = whole(boxes_[0], 2, FFTW_FORWARD, from);
+    if (o.p2 == 1) whole_plans_[2] = required(boxes_[0], 2, FFTW_BACKWARD);
   }
+  whole_plans_[1] = required(boxes_[2], 0, FFTW_BACKWARD);
+  entry_plans_[1] = whole(boxes_[2], 0, FFTW_BACKWARD, from);
   if (o.r2c && !real_box_.empty()) {
     // Stage 0 between the real z-pencils and the complex ones (FFTW's r2c/c2r layouts).
     real_work_.resize(static_cast<std::size_t>(real_box_.count()));
@@ -157,8 +155,8 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
     const int planes = static_cast<int>(real_box_.extent(0)), ny = static_cast<int>(n[1]);
     const int rows = static_cast<int>(real_box_.extent(0) * real_box_.extent(1));
     const int nr = static_cast<int>(o.n[2]), nc = static_cast<int>(n[2]);
-    std::vector<iodim> r2c_dims{{nr, 1, 1}}, c2r_dims{{nr, 1, 1}};
-    iodim r2c_how{rows, nr, nc}, c2r_how{rows, nc, nr};
+    std::vector<Iodim<Real>> r2c_dims{{nr, 1, 1}}, c2r_dims{{nr, 1, 1}};
+    Iodim<Real> r2c_how{rows, nr, nc}, c2r_how{rows, nc, nr};
     if (slab_2d_) {
       r2c_dims = {{ny, nr, nc}, {nr, 1, 1}};
       c2r_dims = {{ny, nc, nr}, {nr, 1, 1}};
@@ -166,11 +164,10 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
       c2r_how = {planes, ny * nc, ny * nr};
     }
     const int dims_rank = static_cast<int>(r2c_dims.size());
-    auto* c = reinterpret_cast<typename F::complex*>(work0_.data());
     r2c_plan_ = reinterpret_cast<void*>(
-        F::r2c(dims_rank, r2c_dims.data(), 1, &r2c_how, real_work_.data(), c, o.fftw_flags));
+        F::r2c(dims_rank, r2c_dims.data(), 1, &r2c_how, real_work_.data(), data, flags_));
     c2r_plan_ = reinterpret_cast<void*>(
-        F::c2r(dims_rank, c2r_dims.data(), 1, &c2r_how, c, real_work_.data(), o.fftw_flags));
+        F::c2r(dims_rank, c2r_dims.data(), 1, &c2r_how, data, real_work_.data(), flags_));
     if (r2c_plan_ == nullptr || c2r_plan_ == nullptr) planned = false;
   }
   // Every rank learns whether every rank planned (FFTW_WISDOM_ONLY may fail on some only).
@@ -183,13 +180,73 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) {
   }
 }
 
+// The 1D transforms along `axis` of every line of box b's array that lies in [lo, hi) of axis
+// `cut` (relative to the box), in place; planned on `data`, run on any array of its alignment.
+template <typename Real>
+typename Fft3d<Real>::Lines Fft3d<Real>::plan_lines(const Box& b, int axis, int cut,
+                                                    std::int64_t lo, std::int64_t hi, int sign,
+                                                    Complex* data, bool& planned) {
+  const std::array<std::int64_t, 3> stride{b.extent(1) * b.extent(2), b.extent(2), 1};
+  Lines lines;
+  lines.offset = static_cast<std::size_t>(lo * stride[static_cast<std::size_t>(cut)]);
+  if (b.empty() || hi <= lo) return lines;
+  std::vector<Iodim<Real>> dims, how;
+  for (int d = 0; d < 3; ++d) {
+    const auto i = static_cast<std::size_t>(d);
+    const int length = static_cast<int>(d == cut ? hi - lo : b.extent(d));
+    const int step = static_cast<int>(stride[i]);
+    (d == axis ? dims : how).push_back({length, step, step});
+  }
+  using F = Fftw<Real>;
+  auto* at = reinterpret_cast<typename F::complex*>(data + lines.offset);
+  auto p = F::guru(1, dims.data(), static_cast<int>(how.size()), how.data(), at, at, sign, flags_);
+  if (p == nullptr) planned = false;
+  lines.plan = reinterpret_cast<void*>(p);
+  step_plans_.push_back(lines.plan);
+  return lines;
+}
+
+// The transpose from boxes_[from] to boxes_[to] in `chunks` parts along axis `cut`, each with
+// the transform of stage `before_stage` (on the source) and `after_stage` (on the destination)
+// on its lines (-1: none). Whole, without chunks, when chunks is 1.
+template <typename Real>
+void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, int from, int to, int cut, int chunks,
+                            const std::string& backend, int before_stage, int after_stage,
+                            int sign, bool& planned) {
+  const Box& source = boxes_[static_cast<std::size_t>(from)];
+  const Box& target = boxes_[static_cast<std::size_t>(to)];
+  // Both boxes span the same range of `cut` (its ranks share it), so every rank of comm cuts
+  // the same global chunks.
+  const std::int64_t length = source.extent(cut);
+  step.parts.reserve(static_cast<std::size_t>(chunks));
+  for (int c = 0; c < chunks; ++c) {
+    const std::int64_t lo = block_start(length, chunks, c), hi = block_start(length, chunks, c + 1);
+    Box within = Box::everything();
+    within.lo[static_cast<std::size_t>(cut)] = source.lo[static_cast<std::size_t>(cut)] + lo;
+    within.hi[static_cast<std::size_t>(cut)] = source.lo[static_cast<std::size_t>(cut)] + hi;
+    if (chunks == 1)
+      step.parts.emplace_back(comm, source, target, sizeof(Complex), backend);
+    else
+      step.parts.emplace_back(comm, source, target, within, sizeof(Complex), backend);
+    // The transform of stage s runs along axis 2 - s.
+    if (before_stage >= 0) {
+      step.before.push_back(plan_lines(source, 2 - before_stage, cut, lo, hi, sign,
+                                       work0_.data(), planned));
+    }
+    if (after_stage >= 0) {
+      step.after.push_back(plan_lines(target, 2 - after_stage, cut, lo, hi, sign, work0_.data(),
+                                      planned));
+    }
+  }
+}
 template <typename Real>
 Fft3d<Real>::~Fft3d() {
-  plans_.push_back(r2c_plan_);
-  plans_.push_back(c2r_plan_);
-  plans_.push_back(entry_plans_[0]);
-  plans_.push_back(entry_plans_[1]);
-  for (void* p : plans_) {
+  std::vector<void*> plans = step_plans_;
+  plans.insert(plans.end(), whole_plans_.begin(), whole_plans_.end());
+  plans.insert(plans.end(), entry_plans_.begin(), entry_plans_.end());
+  plans.push_back(r2c_plan_);
+  plans.push_back(c2r_plan_);
+  for (void* p : plans) {
     if (p != nullptr) Fftw<Real>::destroy(reinterpret_cast<typename Fftw<Real>::plan>(p));
   }
   int finalized = 0;
@@ -201,13 +258,46 @@ Fft3d<Real>::~Fft3d() {
 }
 
 template <typename Real>
-void Fft3d<Real>::transform(int stage, Complex* data, int sign) {
-  void* p = plans_[static_cast<std::size_t>(2 * stage + (sign == FFTW_FORWARD ? 0 : 1))];
-  if (p == nullptr) return;
+void Fft3d<Real>::run(const Lines& lines, Complex* array) {
+  if (lines.plan == nullptr) return;
   const double t0 = MPI_Wtime();
-  auto* d = reinterpret_cast<typename Fftw<Real>::complex*>(data);
-  Fftw<Real>::execute(reinterpret_cast<typename Fftw<Real>::plan>(p), d, d);
+  auto* d = reinterpret_cast<typename Fftw<Real>::complex*>(array + lines.offset);
+  Fftw<Real>::execute(reinterpret_cast<typename Fftw<Real>::plan>(lines.plan), d, d);
   compute_seconds += MPI_Wtime() - t0;
+}
+
+// One step: whole, a blocking exchange between its transforms; in chunks, a pipeline that
+// starts chunk c's exchange before it completes chunk c - 1's, so that two are in flight.
+template <typename Real>
+void Fft3d<Real>::run_step(Step& step, Complex* in, Complex* out) {
+  const std::size_t chunks = step.parts.size();
+  auto timed = [this](auto&& f) {
+    const double t0 = MPI_Wtime();
+    f();
+    transpose_seconds += MPI_Wtime() - t0;
+  };
+  if (chunks == 1) {
+    if (!step.before.empty()) run(step.before[0], in);
+    timed([&] { step.parts[0].execute(in, out); });
+    if (!step.after.empty()) run(step.after[0], out);
+    return;
+  }
+  for (std::size_t c = 0; c <= chunks; ++c) {
+    if (c < chunks) {
+      if (!step.before.empty()) run(step.before[c], in);
+      timed([&] { step.parts[c].start(in, out); });
+    }
+    if (c > 0) {
+      timed([&] { step.parts[c - 1].finish(); });
+      if (!step.after.empty()) run(step.after[c - 1], out);
+    }
+  }
+}
+
+// A whole-box plan in place (0: forward z, 1: backward x, 2: a slab's backward z).
+template <typename Real>
+void Fft3d<Real>::transform(int which, Complex* data) {
+  run(Lines{whole_plans_[static_cast<std::size_t>(which)], 0}, data);
 }
 
 // FFTW may run a plan on other arrays than it was made for only when their alignment is the
@@ -217,15 +307,16 @@ bool same_alignment(const void* a, const void* b) {
   return Fftw<Real>::alignment_of(a) == Fftw<Real>::alignment_of(b);
 }
 
-// Stage `stage`'s transform from the caller's array into work0_ (out of place, the input kept:
-// FFTW_PRESERVE_INPUT is the default for c2c), or copy and transform in place.
+// The transform that reads the caller's array (0: forward z, 1: backward x), from there into
+// work0_ (out of place, the input kept: FFTW_PRESERVE_INPUT is the default for c2c), or copy
+// and transform in place.
 template <typename Real>
-void Fft3d<Real>::enter(int stage, const Complex* in, int sign) {
-  void* p = entry_plans_[sign == FFTW_FORWARD ? 0 : 1];
-  const auto count = static_cast<std::size_t>(boxes_[static_cast<std::size_t>(stage)].count());
+void Fft3d<Real>::enter(int which, const Complex* in) {
+  void* p = entry_plans_[static_cast<std::size_t>(which)];
+  const auto count = static_cast<std::size_t>(boxes_[which == 0 ? 0 : 2].count());
   if (p == nullptr || !same_alignment<Real>(in, work1_.data())) {
     std::copy(in, in + count, work0_.data());
-    transform(stage, work0_.data(), sign);
+    transform(which, work0_.data());
     return;
   }
   const double t0 = MPI_Wtime();
@@ -238,23 +329,17 @@ void Fft3d<Real>::enter(int stage, const Complex* in, int sign) {
 
 template <typename Real>
 void Fft3d<Real>::forward_from_z(Complex* out) {
-  const double t0 = MPI_Wtime();
   Complex* y = work0_.data();
-  if (zy_) {
-    zy_->execute(work0_.data(), work1_.data());
+  if (!zy_.parts.empty()) {
+    run_step(zy_, work0_.data(), work1_.data());
     y = work1_.data();
   }
-  transpose_seconds += MPI_Wtime() - t0;
-  transform(1, y, FFTW_FORWARD);
-  const double t1 = MPI_Wtime();
-  yx_->execute(y, out);
-  transpose_seconds += MPI_Wtime() - t1;
-  transform(2, out, FFTW_FORWARD);
+  run_step(yx_, y, out);
 }
 
 template <typename Real>
 void Fft3d<Real>::forward(const Complex* in, Complex* out) {
-  enter(0, in, FFTW_FORWARD);
+  enter(0, in);
   forward_from_z(out);
 }
 
@@ -279,25 +364,19 @@ void Fft3d<Real>::forward(const Real* in, Complex* out) {
 
 template <typename Real>
 typename Fft3d<Real>::Complex* Fft3d<Real>::backward_to_z(const Complex* in) {
-  enter(2, in, FFTW_BACKWARD);
-  const double t0 = MPI_Wtime();
-  xy_->execute(work0_.data(), work1_.data());
-  transpose_seconds += MPI_Wtime() - t0;
-  transform(1, work1_.data(), FFTW_BACKWARD);
-  Complex* z = work1_.data();
-  const double t1 = MPI_Wtime();
-  if (yz_) {
-    yz_->execute(work1_.data(), work0_.data());
-    z = work0_.data();
+  enter(1, in);
+  run_step(xy_, work0_.data(), work1_.data());
+  if (yz_.parts.empty()) {  // a slab: its z (and y) transform on the whole box
+    transform(2, work1_.data());
+    return work1_.data();
   }
-  transpose_seconds += MPI_Wtime() - t1;
-  return z;
+  run_step(yz_, work1_.data(), work0_.data());
+  return work0_.data();
 }
 
 template <typename Real>
 void Fft3d<Real>::backward(const Complex* in, Complex* out) {
-  Complex* z = backward_to_z(in);
-  transform(0, z, FFTW_BACKWARD);
+  const Complex* z = backward_to_z(in);
   const Real scale = Real(1) / static_cast<Real>(total_);
   for (std::int64_t i = 0; i < boxes_[0].count(); ++i)
     out[i] = z[i] * scale;
@@ -318,16 +397,29 @@ void Fft3d<Real>::backward(const Complex* in, Real* out) {
 
 template <typename Real>
 std::string Fft3d<Real>::backends() const {
-  std::string s = zy_ ? zy_->plan().name() + (zy_->uniform() ? " (uniform)" : " (vector)") + ", "
-                      : std::string("local, ");
-  return s + yx_->plan().name() + (yx_->uniform() ? " (uniform)" : " (vector)");
+  auto name = [](const Redistribution& r) {
+    return r.plan().name() + (r.uniform() ? " (uniform)" : " (vector)");
+  };
+  const std::string first = zy_.parts.empty() ? "local" : name(zy_.parts.front());
+  std::string s = first + ", " + name(yx_.parts.front());
+  if (yx_.parts.size() > 1) s += ", in " + std::to_string(yx_.parts.size()) + " chunks";
+  return s;
+}
+
+template <typename Real>
+std::vector<const Redistribution*> Fft3d<Real>::transposes() const {
+  std::vector<const Redistribution*> all;
+  for (const Step* step : {&zy_, &yx_, &xy_, &yz_}) {
+    for (const Redistribution& r : step->parts)
+      all.push_back(&r);
+  }
+  return all;
 }
 
 template <typename Real>
 typename Fft3d<Real>::Phases Fft3d<Real>::phases() const {
   Phases p;
   for (const Redistribution* r : transposes()) {
-    if (r == nullptr) continue;
     const Redistribution::PhaseTimes& t = r->phase_times();
     p.pack_s += t.pack_s;
     p.exchange_s += t.exchange_s;
@@ -344,8 +436,9 @@ typename Fft3d<Real>::Phases Fft3d<Real>::phases() const {
 
 template <typename Real>
 void Fft3d<Real>::reset_phases() {
-  for (Redistribution* r : transposes()) {
-    if (r != nullptr) r->reset_phase_times();
+  for (Step* step : {&zy_, &yx_, &xy_, &yz_}) {
+    for (Redistribution& r : step->parts)
+      r.reset_phase_times();
   }
 }
 

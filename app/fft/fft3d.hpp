@@ -6,6 +6,11 @@
 // skipped. Local transforms are FFTW guru plans, made once, in place on row-major boxes
 // (the first of each direction out of place from the caller's array); a slab's z and y
 // transforms are one 2D plan per x-plane.
+// Pipelined (Options::chunks > 1): each transpose goes in chunks along the axis both of its
+// sides hold whole (x between z- and y-pencils, z between y- and x-pencils), and the 1D
+// transforms beside it run on the same chunks, so that one chunk's exchange is in flight
+// while the next is packed and the previous one unpacked and transformed (Plan::start/finish:
+// the exchange progresses in between with `mpi` and `linear`).
 // Forward is unnormalized and backward normalized by 1/N, like FFTW's pair scaled.
 #pragma once
 
@@ -31,6 +36,8 @@ struct Options {
   // Real-to-complex: the input is real, the spectrum has n2/2 + 1 points along z (FFTW's
   // r2c layout); backward is complex-to-real.
   bool r2c = false;
+  // Pipeline every transpose in this many chunks (1: whole, one blocking exchange each).
+  int chunks = 1;
 };
 
 template <typename Real>
@@ -71,25 +78,45 @@ class Fft3d {
   void reset_phases();
 
  private:
-  void transform(int stage, Complex* data, int sign);
-  // The four transposes (null where local).
-  std::array<Redistribution*, 4> transposes() const {
-    return {zy_.get(), yz_.get(), yx_.get(), xy_.get()};
-  }
-  void enter(int stage, const Complex* in, int sign);  // transform `in` into work0_
+  // A transform in place on part of an array: an FFTW plan and where its data starts.
+  struct Lines {
+    void* plan = nullptr;
+    std::size_t offset = 0;  // elements
+  };
+  // One transpose, whole or in chunks, with the transforms that run on each chunk before it is
+  // sent (on the source array) and after it has arrived (on the destination array).
+  struct Step {
+    std::vector<Redistribution> parts;
+    std::vector<Lines> before, after;  // one per part, or none
+  };
+  Lines plan_lines(const Box& b, int axis, int cut, std::int64_t lo, std::int64_t hi, int sign,
+                   Complex* data, bool& planned);
+  void make_step(Step& step, MPI_Comm comm, int from, int to, int cut, int chunks,
+                 const std::string& backend, int before_stage, int after_stage, int sign,
+                 bool& planned);
+  void run(const Lines& lines, Complex* array);
+  void run_step(Step& step, Complex* in, Complex* out);
+  void transform(int which, Complex* data);  // whole_plans_[which]
+  std::vector<Redistribution*> transposes();
+  std::vector<const Redistribution*> transposes() const;
+  void enter(int which, const Complex* in);  // entry_plans_[which] from `in` into work0_
   void forward_from_z(Complex* out);                   // work0_ holds the z-transformed z-pencils
-  Complex* backward_to_z(const Complex* in);  // returns the z-pencils before the z transform
+  // The z-pencils after the transposes and, for c2c, the backward z transform.
+  Complex* backward_to_z(const Complex* in);
 
   MPI_Comm row_ = MPI_COMM_NULL, col_ = MPI_COMM_NULL;
-  std::array<Box, 3> boxes_;                           // z-, y-, x-pencils
-  std::unique_ptr<Redistribution> zy_, yz_, yx_, xy_;  // null when local (slab)
+  std::array<Box, 3> boxes_;   // z-, y-, x-pencils
+  Step zy_, yx_, xy_, yz_;     // zy_ and yz_ have no parts on a slab (local)
+  unsigned flags_ = 0;         // FFTW planner flags
   std::vector<Complex> work0_, work1_;
   Box real_box_;
   std::vector<Real> real_work_;
   void* r2c_plan_ = nullptr;
   void* c2r_plan_ = nullptr;
-  std::vector<void*> plans_;                            // [stage][direction]
+  // Whole-box plans in place: forward z (or a slab's y and z), backward x, backward z.
+  std::array<void*, 3> whole_plans_{nullptr, nullptr, nullptr};
   std::array<void*, 2> entry_plans_{nullptr, nullptr};  // forward z, backward x: out of place
+  std::vector<void*> step_plans_;                       // every Lines plan, to destroy
   std::int64_t total_ = 1;
   bool slab_2d_ = false;  // stage 0 transforms y and z (2D plans); stage 1 has none
 };

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "a2a/registry.hpp"
@@ -23,6 +24,12 @@ Box Box::intersect(const Box& other) const {
     b.hi[d] = std::max(b.lo[d], std::min(hi[d], other.hi[d]));
   }
   return b;
+}
+
+Box Box::everything() {
+  constexpr std::int64_t lowest = std::numeric_limits<std::int64_t>::min();
+  constexpr std::int64_t highest = std::numeric_limits<std::int64_t>::max();
+  return Box{{lowest, lowest, lowest}, {highest, highest, highest}};
 }
 
 std::int64_t block_start(std::int64_t n, int parts, int index) {
@@ -80,19 +87,24 @@ Plan Redistribution::make_plan(MPI_Comm comm, const std::vector<Piece>& send,
 
 Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out,
                                std::size_t element_bytes, std::string_view backend)
+    : Redistribution(comm, in, out, Box::everything(), element_bytes, backend) {}
+
+Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out, const Box& within,
+                               std::size_t element_bytes, std::string_view backend)
     : in_(in),
       out_(out),
       element_(element_bytes),
       plan_([&]() {
         const std::vector<Box> ins = all_boxes(comm, in), outs = all_boxes(comm, out);
+        const Box in_part = in.intersect(within), out_part = out.intersect(within);
         std::size_t offset = 0;
         for (const Box& b : outs) {
-          send_pieces_.push_back({in.intersect(b), offset});
+          send_pieces_.push_back({in_part.intersect(b), offset});
           offset += static_cast<std::size_t>(send_pieces_.back().box.count()) * element_bytes;
         }
         offset = 0;
         for (const Box& b : ins) {
-          recv_pieces_.push_back({out.intersect(b), offset});
+          recv_pieces_.push_back({out_part.intersect(b), offset});
           offset += static_cast<std::size_t>(recv_pieces_.back().box.count()) * element_bytes;
         }
         // The input boxes must not overlap, nor the output boxes (each rank checks its own
@@ -100,7 +112,9 @@ Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out,
         // every output element comes from somewhere exactly once iff the counts add up.
         int rank = 0;
         MPI_Comm_rank(comm, &rank);
-        bool disjoint = true;
+        bool disjoint = true, same_within = true;
+        for (const Box& w : all_boxes(comm, within))
+          same_within = same_within && w == within;
         for (std::size_t j = 0; j < ins.size(); ++j) {
           if (j == static_cast<std::size_t>(rank)) continue;
           disjoint = disjoint && in.intersect(ins[j]).empty() && out.intersect(outs[j]).empty();
@@ -110,9 +124,11 @@ Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out,
           sent += p.box.count();
         for (const Piece& p : recv_pieces_)
           received += p.box.count();
-        int ok = disjoint && sent == in.count() && received == out.count();
-        MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
-        if (!ok) {
+        int ok[2] = {same_within,
+                     disjoint && sent == in_part.count() && received == out_part.count()};
+        MPI_Allreduce(MPI_IN_PLACE, ok, 2, MPI_INT, MPI_LAND, comm);
+        if (!ok[0]) throw Error("a2a::Redistribution: the ranks gave different chunks (within)");
+        if (!ok[1]) {
           throw Error(
               "a2a::Redistribution: the input and output boxes do not cover the same "
               "indices exactly once");
@@ -191,7 +207,7 @@ void Redistribution::unpack(const void* recv, void* out) const {
   }
 }
 
-void Redistribution::execute(const void* in, void* out) {
+std::pair<const void*, void*> Redistribution::prepare(const void* in, void* out) {
   // The arrays are the buffers where packing or unpacking is the identity, unless both are
   // and they overlap: the exchange must not read and write the same memory, so then the
   // input is packed as usual.
@@ -201,17 +217,44 @@ void Redistribution::execute(const void* in, void* out) {
                        out_at < in_at + static_cast<std::size_t>(in_.count()) * element_;
   const bool recv_direct = recv_is_output_;
   const bool send_direct = send_is_input_ && !(recv_direct && overlap);
-  if (!send_direct) send_.resize(plan_.send_extent());  // allocates once, if ever
+  void* recv = recv_direct ? out : recv_.data();
+  if (send_direct) return {in, recv};
+  send_.resize(plan_.send_extent());  // allocates once, if ever
   const double t0 = MPI_Wtime();
-  if (!send_direct) pack(in, send_.data());
-  const double t1 = MPI_Wtime();
-  exchange(send_direct ? in : send_.data(), recv_direct ? out : recv_.data());
-  const double t2 = MPI_Wtime();
-  if (!recv_direct) unpack(recv_.data(), out);
-  const double t3 = MPI_Wtime();
-  times_.pack_s += t1 - t0;
-  times_.exchange_s += t2 - t1;
-  times_.unpack_s += t3 - t2;
+  pack(in, send_.data());
+  times_.pack_s += MPI_Wtime() - t0;
+  return {send_.data(), recv};
+}
+
+void Redistribution::complete(const void* recv, void* out) {
+  if (recv == out) return;
+  const double t0 = MPI_Wtime();
+  unpack(recv, out);
+  times_.unpack_s += MPI_Wtime() - t0;
+}
+
+void Redistribution::execute(const void* in, void* out) {
+  const auto [send, recv] = prepare(in, out);
+  const double t0 = MPI_Wtime();
+  exchange(send, recv);
+  times_.exchange_s += MPI_Wtime() - t0;
+  complete(recv, out);
+  ++times_.calls;
+}
+
+void Redistribution::start(const void* in, void* out) {
+  const auto [send, recv] = prepare(in, out);
+  const double t0 = MPI_Wtime();
+  plan_.start(send, recv);
+  times_.exchange_s += MPI_Wtime() - t0;
+  started_ = {recv, out};
+}
+
+void Redistribution::finish() {
+  const double t0 = MPI_Wtime();
+  plan_.finish();
+  times_.exchange_s += MPI_Wtime() - t0;
+  complete(started_.first, started_.second);
   ++times_.calls;
 }
 

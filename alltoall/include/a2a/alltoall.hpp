@@ -81,6 +81,15 @@ class Plan {
 
   // Collective: exchange from send into recv. send is only read.
   void execute(const void* send, void* recv);
+  // The same exchange in two steps, so that the caller can compute between them: start()
+  // begins it, finish() completes it (both collective, in the same order on every rank; one
+  // exchange per plan at a time; send must not change nor recv be read in between). Only the
+  // single-round direct exchanges progress between the two (`mpi` through MPI_Ialltoall[v|w],
+  // `linear` with its requests posted); every other backend does all its work in start(), and
+  // overlaps() says which kind this plan is.
+  void start(const void* send, void* recv);
+  void finish();
+  bool overlaps() const;
 
   Kind kind() const;
   int procs() const;

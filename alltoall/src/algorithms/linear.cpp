@@ -1,7 +1,7 @@
 // linear: the standard "post everything" all-to-all. Every rank posts all P-1 Irecv, then all
 // P-1 Isend, in rank order, and waits for all of them (MPICH's and Open MPI's basic linear).
 // Cost: 1 round of P-1 concurrent messages; alpha (P-1) + beta (P-1) S per rank, with all
-// P(P-1) messages in flight at once.
+// P(P-1) messages in flight at once. Split phase: start() posts, finish() waits.
 #include "detail/algorithms.hpp"
 #include "detail/direct.hpp"
 
@@ -12,6 +12,11 @@ class LinearExchange final : public DirectExchange {
  public:
   using DirectExchange::DirectExchange;
   void execute(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {
+    start(send, recv, l, c);
+    finish(c);
+  }
+  // Split phase: start() posts every request, finish() waits for them.
+  void start(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {
     for (int peer = 0; peer < procs_; ++peer) {
       if (peer != rank_) post_recv(recv, peer, l);
     }
@@ -19,10 +24,13 @@ class LinearExchange final : public DirectExchange {
       if (peer != rank_) post_send(send, peer, l, c);
     }
     copy_self(send, recv, l);
+  }
+  void finish(Counters& c) override {
     if (requests_.pending() == 0) return;
     c.rounds = 1;
     wait(c);
   }
+  bool overlaps() const override { return true; }
 };
 
 }  // namespace

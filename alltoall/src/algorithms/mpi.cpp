@@ -1,5 +1,6 @@
 // mpi: the MPI library's own MPI_Alltoall / MPI_Alltoallv, the baseline every other backend is
-// compared against. Cost: whatever the library chose (not counted: rounds = 0).
+// compared against. Cost: whatever the library chose (not counted: rounds = 0). Split phase
+// (Plan::start/finish): MPI_Ialltoall / MPI_Ialltoallv / MPI_Ialltoallw and MPI_Wait.
 // Counts are int in MPI-3, so blocks above INT_MAX bytes use a derived type of that size
 // (uniform), and layouts with large counts or displacements use MPI_Alltoallw with one
 // displaced byte type per peer (vector).
@@ -38,6 +39,11 @@ void count_logical(const Context& ctx, Counters& c) {
   count_logical(ctx.rank, ctx.procs, ctx.layout.send_counts.data(), c);
 }
 
+void wait(MPI_Request& request, Counters& c) {
+  check_mpi(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
+  c.waits += 1;
+}
+
 class MpiUniform final : public PlanImpl {
  public:
   explicit MpiUniform(const Context& ctx) : ctx_(ctx) {
@@ -56,9 +62,17 @@ class MpiUniform final : public PlanImpl {
               "MPI_Alltoall");
     count_logical(ctx_, c);
   }
+  void start(const std::byte* send, std::byte* recv, Counters& c) override {
+    check_mpi(A2A_MPI_IALLTOALL(send, count_, type_, recv, count_, type_, ctx_.comm, &request_),
+              "MPI_Ialltoall");
+    count_logical(ctx_, c);
+  }
+  void finish(Counters& c) override { wait(request_, c); }
+  bool overlaps() const override { return true; }
 
  private:
   Context ctx_;
+  MPI_Request request_ = MPI_REQUEST_NULL;
   MPI_Datatype type_ = MPI_BYTE;
   int count_ = 0;
 };
@@ -105,9 +119,26 @@ class MpiVector final : public PlanImpl {
     }
     count_logical(ctx_, c);
   }
+  void start(const std::byte* send, std::byte* recv, Counters& c) override {
+    if (use_w_) {
+      check_mpi(A2A_MPI_IALLTOALLW(send, send_counts_.data(), send_displs_.data(),
+                                   send_types_.data(), recv, recv_counts_.data(),
+                                   recv_displs_.data(), recv_types_.data(), ctx_.comm, &request_),
+                "MPI_Ialltoallw");
+    } else {
+      check_mpi(A2A_MPI_IALLTOALLV(send, send_counts_.data(), send_displs_.data(), MPI_BYTE, recv,
+                                   recv_counts_.data(), recv_displs_.data(), MPI_BYTE, ctx_.comm,
+                                   &request_),
+                "MPI_Ialltoallv");
+    }
+    count_logical(ctx_, c);
+  }
+  void finish(Counters& c) override { wait(request_, c); }
+  bool overlaps() const override { return true; }
 
  private:
   Context ctx_;
+  MPI_Request request_ = MPI_REQUEST_NULL;
   bool use_w_ = false;
   std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;
   std::vector<MPI_Datatype> send_types_, recv_types_;

@@ -18,6 +18,7 @@ struct PlanState {
   std::size_t send_extent = 0, recv_extent = 0;
   std::unique_ptr<PlanImpl> impl;
   Counters counters;
+  bool started = false;  // between Plan::start and Plan::finish
   ~PlanState();
 };
 
@@ -41,6 +42,11 @@ class DelegatePlan final : public PlanImpl {
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
     chosen_->impl->execute(send, recv, c);
   }
+  void start(const std::byte* send, std::byte* recv, Counters& c) override {
+    chosen_->impl->start(send, recv, c);
+  }
+  void finish(Counters& c) override { chosen_->impl->finish(c); }
+  bool overlaps() const override { return chosen_->impl->overlaps(); }
   std::string delegate_name() const override { return chosen_->name; }
   std::string delegate_label() const override { return chosen_->label; }
 

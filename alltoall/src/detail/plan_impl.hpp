@@ -17,6 +17,13 @@ class PlanImpl {
  public:
   virtual ~PlanImpl() = default;
   virtual void execute(const std::byte* send, std::byte* recv, Counters& counters) = 0;
+  // Split phase (Plan::start/finish): a plan that can leave its messages in flight overrides
+  // all three; the others run the whole exchange in start().
+  virtual void start(const std::byte* send, std::byte* recv, Counters& counters) {
+    execute(send, recv, counters);
+  }
+  virtual void finish(Counters&) {}
+  virtual bool overlaps() const { return false; }
   // A plan that delegates (auto) names what it delegates to; "" keeps the spec's name.
   virtual std::string delegate_name() const { return {}; }
   virtual std::string delegate_label() const { return {}; }
@@ -42,6 +49,13 @@ class ExchangeImpl {
   virtual ~ExchangeImpl() = default;
   virtual void execute(const std::byte* send, std::byte* recv, const LayoutView& layout,
                        Counters& counters) = 0;
+  // Split phase, as PlanImpl's: the layout must stay valid until finish().
+  virtual void start(const std::byte* send, std::byte* recv, const LayoutView& layout,
+                     Counters& counters) {
+    execute(send, recv, layout, counters);
+  }
+  virtual void finish(Counters&) {}
+  virtual bool overlaps() const { return false; }
   // What a selecting exchange (auto, random_auto) ran last; "" for the others.
   virtual std::string delegate_name() const { return {}; }
   virtual std::string delegate_label() const { return {}; }
@@ -56,6 +70,11 @@ class FixedLayoutPlan final : public PlanImpl {
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
     exchange_->execute(send, recv, LayoutView::of(layout_), c);
   }
+  void start(const std::byte* send, std::byte* recv, Counters& c) override {
+    exchange_->start(send, recv, LayoutView::of(layout_), c);
+  }
+  void finish(Counters& c) override { exchange_->finish(c); }
+  bool overlaps() const override { return exchange_->overlaps(); }
   std::string delegate_name() const override { return exchange_->delegate_name(); }
   std::string delegate_label() const override { return exchange_->delegate_label(); }
 

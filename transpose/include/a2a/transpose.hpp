@@ -38,6 +38,8 @@ struct Box {
   bool empty() const { return count() == 0; }
   Box intersect(const Box& other) const;
   bool operator==(const Box&) const = default;
+  // Every index: slice one axis of it for Redistribution's `within`.
+  static Box everything();
 };
 
 // The balanced split of n indices into `parts`: the first index of part `index`.
@@ -49,6 +51,10 @@ class Redistribution {
   // boxes must equal the union of all output boxes; overlaps are an error).
   Redistribution(MPI_Comm comm, const Box& in, const Box& out, std::size_t element_bytes,
                  std::string_view backend = "auto");
+  // One chunk of a pipelined transpose: moves only the elements inside `within` (the same box
+  // on every rank); the arrays are still over in and out.
+  Redistribution(MPI_Comm comm, const Box& in, const Box& out, const Box& within,
+                 std::size_t element_bytes, std::string_view backend = "auto");
 
   void pack(const void* in, void* send) const;
   void exchange(const void* send, void* recv);
@@ -57,6 +63,11 @@ class Redistribution {
   // in the array in packed order (a slab's blocks in rank order), that side's copy is skipped
   // and the exchange reads from `in` or writes into `out` directly.
   void execute(const void* in, void* out);
+  // execute() in two steps (Plan::start/finish): start() packs and begins the exchange,
+  // finish() completes it and unpacks. In between the caller may work on other memory; the
+  // exchange progresses there only where the plan overlaps() (mpi, linear).
+  void start(const void* in, void* out);
+  void finish();
   // Whether execute() skips the pack (the input array is the send buffer) or the unpack.
   bool packs_in_place() const { return send_is_input_; }
   bool unpacks_in_place() const { return recv_is_output_; }
@@ -87,6 +98,9 @@ class Redistribution {
   void copy(const Box& array_box, const Piece& piece, const std::byte* from, std::byte* to,
             bool into_array) const;
   bool in_place(const Box& array_box, const std::vector<Piece>& pieces) const;
+  // Packs `in` unless that side is in place; returns the buffers the exchange reads and writes.
+  std::pair<const void*, void*> prepare(const void* in, void* out);
+  void complete(const void* recv, void* out);  // unpacks unless recv is out
 
   Box in_, out_;
   std::size_t element_;
@@ -95,6 +109,7 @@ class Redistribution {
   Plan plan_;
   bool send_is_input_ = false, recv_is_output_ = false;
   std::vector<std::byte> send_, recv_;  // empty on an in-place side
+  std::pair<const void*, void*> started_{nullptr, nullptr};  // (recv, out) between start/finish
   PhaseTimes times_;
 };
 
@@ -110,6 +125,11 @@ class Transpose2d {
   std::pair<std::int64_t, std::int64_t> rows_before() const { return before_; }
   std::pair<std::int64_t, std::int64_t> rows_after() const { return after_; }
   void execute(const void* in, void* out);
+  // execute() in two steps (Plan::start/finish): start() packs and begins the exchange,
+  // finish() completes it and unpacks. In between the caller may work on other memory; the
+  // exchange progresses there only where the plan overlaps() (mpi, linear).
+  void start(const void* in, void* out);
+  void finish();
   const Redistribution& redistribution() const { return redistribution_; }
 
  private:
