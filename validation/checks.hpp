@@ -69,7 +69,8 @@ inline Plan check_uniform_exchange(Harness& h, MPI_Comm comm, const std::string&
     h.expect(send == send_copy, at + ": send buffer unchanged");
   }
   Plan second(spec, comm, bytes);
-  check_split_phase(h, plan, second, send, reference, [](auto& r) { r = inverted(r); }, at);
+  check_split_phase(
+      h, plan, second, send, reference, [](auto& r) { r = inverted(r); }, at);
   return plan;
 }
 

@@ -413,8 +413,8 @@ class StagedPlan final : public PlanImpl {
     for (std::size_t i = 0; i < send_.counts.size(); ++i) {
       if (send_.counts[i] == 0) continue;
       int position = 0;
-      MPI_Pack(send + static_cast<MPI_Aint>(send_.displs[i]) * send_.shape.extent,
-               send_.counts[i], send_.type, send_stage_.data() + layout_.send_displs[i],
+      MPI_Pack(send + static_cast<MPI_Aint>(send_.displs[i]) * send_.shape.extent, send_.counts[i],
+               send_.type, send_stage_.data() + layout_.send_displs[i],
                static_cast<int>(layout_.send_counts[i]), &position, MPI_COMM_SELF);
     }
     return send_stage_.data();

@@ -130,8 +130,8 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
       dims = {{e0, e1 * e2, e1 * e2}};
       how = {{e1 * e2, 1, 1}};
     }
-    return reinterpret_cast<void*>(F::guru(static_cast<int>(dims.size()), dims.data(), 1,
-                                           how.data(), in, data, sign, flags_));
+    return reinterpret_cast<void*>(
+        F::guru(static_cast<int>(dims.size()), dims.data(), 1, how.data(), in, data, sign, flags_));
   };
   auto required = [&](const Box& b, int axis, int sign) {
     void* p = whole(b, axis, sign, data);
@@ -211,8 +211,8 @@ typename Fft3d<Real>::Lines Fft3d<Real>::plan_lines(const Box& b, int axis, int 
 // on its lines (-1: none). Whole, without chunks, when chunks is 1.
 template <typename Real>
 void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, int from, int to, int cut, int chunks,
-                            const std::string& backend, int before_stage, int after_stage,
-                            int sign, bool& planned) {
+                            const std::string& backend, int before_stage, int after_stage, int sign,
+                            bool& planned) {
   const Box& source = boxes_[static_cast<std::size_t>(from)];
   const Box& target = boxes_[static_cast<std::size_t>(to)];
   // Both boxes span the same range of `cut` (its ranks share it), so every rank of comm cuts
@@ -230,12 +230,12 @@ void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, int from, int to, int cut
       step.parts.emplace_back(comm, source, target, within, sizeof(Complex), backend);
     // The transform of stage s runs along axis 2 - s.
     if (before_stage >= 0) {
-      step.before.push_back(plan_lines(source, 2 - before_stage, cut, lo, hi, sign,
-                                       work0_.data(), planned));
+      step.before.push_back(
+          plan_lines(source, 2 - before_stage, cut, lo, hi, sign, work0_.data(), planned));
     }
     if (after_stage >= 0) {
-      step.after.push_back(plan_lines(target, 2 - after_stage, cut, lo, hi, sign, work0_.data(),
-                                      planned));
+      step.after.push_back(
+          plan_lines(target, 2 - after_stage, cut, lo, hi, sign, work0_.data(), planned));
     }
   }
 }

@@ -100,14 +100,14 @@ class Fft3d {
   std::vector<Redistribution*> transposes();
   std::vector<const Redistribution*> transposes() const;
   void enter(int which, const Complex* in);  // entry_plans_[which] from `in` into work0_
-  void forward_from_z(Complex* out);                   // work0_ holds the z-transformed z-pencils
+  void forward_from_z(Complex* out);         // work0_ holds the z-transformed z-pencils
   // The z-pencils after the transposes and, for c2c, the backward z transform.
   Complex* backward_to_z(const Complex* in);
 
   MPI_Comm row_ = MPI_COMM_NULL, col_ = MPI_COMM_NULL;
-  std::array<Box, 3> boxes_;   // z-, y-, x-pencils
-  Step zy_, yx_, xy_, yz_;     // zy_ and yz_ have no parts on a slab (local)
-  unsigned flags_ = 0;         // FFTW planner flags
+  std::array<Box, 3> boxes_;  // z-, y-, x-pencils
+  Step zy_, yx_, xy_, yz_;    // zy_ and yz_ have no parts on a slab (local)
+  unsigned flags_ = 0;        // FFTW planner flags
   std::vector<Complex> work0_, work1_;
   Box real_box_;
   std::vector<Real> real_work_;

@@ -108,7 +108,7 @@ class Redistribution {
   bool uniform_ = false;
   Plan plan_;
   bool send_is_input_ = false, recv_is_output_ = false;
-  std::vector<std::byte> send_, recv_;  // empty on an in-place side
+  std::vector<std::byte> send_, recv_;                       // empty on an in-place side
   std::pair<const void*, void*> started_{nullptr, nullptr};  // (recv, out) between start/finish
   PhaseTimes times_;
 };
