@@ -193,6 +193,7 @@ fft::Options fft_options(const Session& session, const Experiment& e) {
                                              e.proc_grid, session.procs);
   });
   o.r2c = e.transform == "r2c";
+  o.chunks = e.chunks;
   return o;
 }
 

@@ -18,7 +18,7 @@ namespace {
 const std::set<std::string> kCommon = {"name", "iters", "warmup", "check", "backends"};
 const std::map<Type, std::set<std::string>> kKeys = {
     {Type::bench, {"sizes", "vector", "per_call"}},
-    {Type::fft, {"grid", "decomp", "proc_grid", "transform", "baseline"}},
+    {Type::fft, {"grid", "decomp", "proc_grid", "transform", "baseline", "chunks"}},
     {Type::fft1d, {"points", "n1", "baseline"}},
     {Type::is, {"class", "iterations", "counts_backend"}},
     {Type::model, {"procs", "radix"}}};
@@ -241,6 +241,7 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
         fail_at(table.at("check"), "check = \"planewave\" is for transform = \"c2c\"");
       }
       if (has("baseline")) e.baseline = one_of(table, "baseline", {"fftw-mpi"});
+      if (has("chunks")) e.chunks = static_cast<int>(integer_of(table, "chunks", 1, 65536));
       read_backends(e, Kind::vector, true);
       break;
     }

@@ -12,7 +12,7 @@
 //   vector = "random"           # Alltoallv counts from this distribution (omit: Alltoall)
 //   per_call = true             # Alltoallv through a2a::VectorExchange (counts every call)
 //
-//   [[fft]]   grid, decomp, proc_grid, transform, check, baseline = "fftw-mpi", backends
+//   [[fft]]   grid, decomp, proc_grid, transform, chunks, check, baseline = "fftw-mpi", backends
 //   [[fft1d]] points (or "64P^2", "2^20"), n1, check, baseline = "fftw-mpi", backends
 //   [[is]]    class, iterations (NPB's, per repetition), counts_backend, backends
 //   [[model]] procs, radix = "all" | [2, 4, ...]   (K and D of TRA, Propositions 1-4)
@@ -48,6 +48,7 @@ struct Experiment {
   // fft
   std::string grid, decomp = "pencil", proc_grid, transform = "c2c", fft_check = "serial";
   std::string baseline;  // "fftw-mpi" or ""
+  int chunks = 1;        // pipelined transposes (a2a fft --chunks)
   // fft1d
   std::int64_t points = 0, n1 = 0;
   // is
