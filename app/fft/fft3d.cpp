@@ -61,6 +61,21 @@ struct Fftw<float> {
 namespace {
 template <typename Real>
 using Iodim = std::conditional_t<std::is_same_v<Real, double>, fftw_iodim, fftwf_iodim>;
+
+// FFTW's guru dimensions of the 1D transforms along `axis` of every line of box b's row-major
+// array that lies in [lo, hi) of axis `cut` (relative to the box; cut -1: every line), and the
+// offset in elements of the first of them.
+template <typename Real>
+std::size_t line_dims(const Box& b, int axis, int cut, std::int64_t lo, std::int64_t hi,
+                      std::vector<Iodim<Real>>& dims, std::vector<Iodim<Real>>& how) {
+  const std::array<std::int64_t, 3> stride{b.extent(1) * b.extent(2), b.extent(2), 1};
+  for (int d = 0; d < 3; ++d) {
+    const int length = static_cast<int>(d == cut ? hi - lo : b.extent(d));
+    const int step = static_cast<int>(stride[static_cast<std::size_t>(d)]);
+    (d == axis ? dims : how).push_back({length, step, step});
+  }
+  return cut < 0 ? 0 : static_cast<std::size_t>(lo * stride[static_cast<std::size_t>(cut)]);
+}
 }  // namespace
 
 template <typename Real>
@@ -120,18 +135,15 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   auto* from = reinterpret_cast<typename F::complex*>(work1_.data());
   auto whole = [&](const Box& b, int axis, int sign, typename F::complex* in) -> void* {
     if (b.empty()) return nullptr;
-    const int e0 = static_cast<int>(b.extent(0)), e1 = static_cast<int>(b.extent(1)),
-              e2 = static_cast<int>(b.extent(2));
-    std::vector<Iodim<Real>> dims{{e2, 1, 1}}, how{{e0 * e1, e2, e2}};
+    std::vector<Iodim<Real>> dims, how;
     if (axis == 2 && slab_2d_) {  // y and z at once: one 2D transform per x-plane
-      dims = {{e1, e2, e2}, {e2, 1, 1}};
-      how = {{e0, e1 * e2, e1 * e2}};
-    } else if (axis == 0) {
-      dims = {{e0, e1 * e2, e1 * e2}};
-      how = {{e1 * e2, 1, 1}};
+      line_dims<Real>(b, 0, -1, 0, 0, how, dims);
+    } else {
+      line_dims<Real>(b, axis, -1, 0, 0, dims, how);
     }
-    return reinterpret_cast<void*>(
-        F::guru(static_cast<int>(dims.size()), dims.data(), 1, how.data(), in, data, sign, flags_));
+    return reinterpret_cast<void*>(F::guru(static_cast<int>(dims.size()), dims.data(),
+                                           static_cast<int>(how.size()), how.data(), in, data, sign,
+                                           flags_));
   };
   auto required = [&](const Box& b, int axis, int sign) {
     void* p = whole(b, axis, sign, data);
@@ -186,17 +198,10 @@ template <typename Real>
 typename Fft3d<Real>::Lines Fft3d<Real>::plan_lines(const Box& b, int axis, int cut,
                                                     std::int64_t lo, std::int64_t hi, int sign,
                                                     Complex* data, bool& planned) {
-  const std::array<std::int64_t, 3> stride{b.extent(1) * b.extent(2), b.extent(2), 1};
   Lines lines;
-  lines.offset = static_cast<std::size_t>(lo * stride[static_cast<std::size_t>(cut)]);
-  if (b.empty() || hi <= lo) return lines;
   std::vector<Iodim<Real>> dims, how;
-  for (int d = 0; d < 3; ++d) {
-    const auto i = static_cast<std::size_t>(d);
-    const int length = static_cast<int>(d == cut ? hi - lo : b.extent(d));
-    const int step = static_cast<int>(stride[i]);
-    (d == axis ? dims : how).push_back({length, step, step});
-  }
+  lines.offset = line_dims<Real>(b, axis, cut, lo, hi, dims, how);
+  if (b.empty() || hi <= lo) return lines;
   using F = Fftw<Real>;
   auto* at = reinterpret_cast<typename F::complex*>(data + lines.offset);
   auto p = F::guru(1, dims.data(), static_cast<int>(how.size()), how.data(), at, at, sign, flags_);
@@ -208,7 +213,7 @@ typename Fft3d<Real>::Lines Fft3d<Real>::plan_lines(const Box& b, int axis, int 
 
 // The transpose from boxes_[from] to boxes_[to] in `chunks` parts along axis `cut`, each with
 // the transform of stage `before_stage` (on the source) and `after_stage` (on the destination)
-// on its lines (-1: none). Whole, without chunks, when chunks is 1.
+// on its lines (-1: none). One chunk is the whole transpose.
 template <typename Real>
 void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, int from, int to, int cut, int chunks,
                             const std::string& backend, int before_stage, int after_stage, int sign,
@@ -224,10 +229,7 @@ void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, int from, int to, int cut
     Box within = Box::everything();
     within.lo[static_cast<std::size_t>(cut)] = source.lo[static_cast<std::size_t>(cut)] + lo;
     within.hi[static_cast<std::size_t>(cut)] = source.lo[static_cast<std::size_t>(cut)] + hi;
-    if (chunks == 1)
-      step.parts.emplace_back(comm, source, target, sizeof(Complex), backend);
-    else
-      step.parts.emplace_back(comm, source, target, within, sizeof(Complex), backend);
+    step.parts.emplace_back(comm, source, target, within, sizeof(Complex), backend);
     // The transform of stage s runs along axis 2 - s.
     if (before_stage >= 0) {
       step.before.push_back(

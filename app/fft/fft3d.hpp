@@ -97,7 +97,6 @@ class Fft3d {
   void run(const Lines& lines, Complex* array);
   void run_step(Step& step, Complex* in, Complex* out);
   void transform(int which, Complex* data);  // whole_plans_[which]
-  std::vector<Redistribution*> transposes();
   std::vector<const Redistribution*> transposes() const;
   void enter(int which, const Complex* in);  // entry_plans_[which] from `in` into work0_
   void forward_from_z(Complex* out);         // work0_ holds the z-transformed z-pencils

@@ -226,10 +226,10 @@ std::pair<const void*, void*> Redistribution::prepare(const void* in, void* out)
   return {send_.data(), recv};
 }
 
-void Redistribution::complete(const void* recv, void* out) {
-  if (recv == out) return;
+void Redistribution::complete(void* out) {
+  if (recv_is_output_) return;
   const double t0 = MPI_Wtime();
-  unpack(recv, out);
+  unpack(recv_.data(), out);
   times_.unpack_s += MPI_Wtime() - t0;
 }
 
@@ -238,7 +238,7 @@ void Redistribution::execute(const void* in, void* out) {
   const double t0 = MPI_Wtime();
   exchange(send, recv);
   times_.exchange_s += MPI_Wtime() - t0;
-  complete(recv, out);
+  complete(out);
   ++times_.calls;
 }
 
@@ -247,14 +247,14 @@ void Redistribution::start(const void* in, void* out) {
   const double t0 = MPI_Wtime();
   plan_.start(send, recv);
   times_.exchange_s += MPI_Wtime() - t0;
-  started_ = {recv, out};
+  started_out_ = out;
 }
 
 void Redistribution::finish() {
   const double t0 = MPI_Wtime();
   plan_.finish();
   times_.exchange_s += MPI_Wtime() - t0;
-  complete(started_.first, started_.second);
+  complete(started_out_);
   ++times_.calls;
 }
 

@@ -100,7 +100,7 @@ class Redistribution {
   bool in_place(const Box& array_box, const std::vector<Piece>& pieces) const;
   // Packs `in` unless that side is in place; returns the buffers the exchange reads and writes.
   std::pair<const void*, void*> prepare(const void* in, void* out);
-  void complete(const void* recv, void* out);  // unpacks unless recv is out
+  void complete(void* out);  // unpacks the receive buffer unless that side is in place
 
   Box in_, out_;
   std::size_t element_;
@@ -108,8 +108,8 @@ class Redistribution {
   bool uniform_ = false;
   Plan plan_;
   bool send_is_input_ = false, recv_is_output_ = false;
-  std::vector<std::byte> send_, recv_;                       // empty on an in-place side
-  std::pair<const void*, void*> started_{nullptr, nullptr};  // (recv, out) between start/finish
+  std::vector<std::byte> send_, recv_;  // empty on an in-place side
+  void* started_out_ = nullptr;         // the output array, between start() and finish()
   PhaseTimes times_;
 };
 
@@ -125,11 +125,6 @@ class Transpose2d {
   std::pair<std::int64_t, std::int64_t> rows_before() const { return before_; }
   std::pair<std::int64_t, std::int64_t> rows_after() const { return after_; }
   void execute(const void* in, void* out);
-  // execute() in two steps (Plan::start/finish): start() packs and begins the exchange,
-  // finish() completes it and unpacks. In between the caller may work on other memory; the
-  // exchange progresses there only where the plan overlaps() (mpi, linear).
-  void start(const void* in, void* out);
-  void finish();
   const Redistribution& redistribution() const { return redistribution_; }
 
  private:
