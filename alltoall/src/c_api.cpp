@@ -155,6 +155,24 @@ int a2a_plan_execute(a2a_plan plan, const void* send, void* recv) {
   });
 }
 
+int a2a_plan_start(a2a_plan plan, const void* send, void* recv) {
+  return guarded([&] {
+    need(plan, "plan");
+    plan->plan.start(send, recv);
+  });
+}
+
+int a2a_plan_finish(a2a_plan plan) {
+  return guarded([&] {
+    need(plan, "plan");
+    plan->plan.finish();
+  });
+}
+
+int a2a_plan_overlaps(a2a_plan plan) {
+  return plan != nullptr ? static_cast<int>(plan->plan.overlaps()) : -1;
+}
+
 const char* a2a_plan_name(a2a_plan plan) {
   return plan != nullptr ? plan->plan.name().c_str() : nullptr;
 }

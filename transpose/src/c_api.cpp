@@ -53,6 +53,20 @@ int a2a_redistribution_execute(a2a_redistribution r, const void* in, void* out) 
   });
 }
 
+int a2a_redistribution_start(a2a_redistribution r, const void* in, void* out) {
+  return a2a::c_api::guarded([&] {
+    if (r == nullptr) throw a2a::Error("redistribution is NULL");
+    r->redistribution.start(in, out);
+  });
+}
+
+int a2a_redistribution_finish(a2a_redistribution r) {
+  return a2a::c_api::guarded([&] {
+    if (r == nullptr) throw a2a::Error("redistribution is NULL");
+    r->redistribution.finish();
+  });
+}
+
 const char* a2a_redistribution_backend(a2a_redistribution r) {
   return r != nullptr ? r->redistribution.plan().name().c_str() : nullptr;
 }

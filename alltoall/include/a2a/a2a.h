@@ -61,6 +61,14 @@ int a2a_plan_create_vector_f(const char* spec, MPI_Fint comm, const size_t* send
                              const size_t* recv_displs, a2a_plan* plan);
 /* Collective: send is only read. */
 int a2a_plan_execute(a2a_plan plan, const void* send, void* recv);
+/* The same exchange in two collective steps, with computation on other memory in between:
+ * start begins it, finish completes it (one exchange per plan at a time; send must not change
+ * nor recv be read in between). Only `mpi` (MPI_Ialltoall[v|w]) and `linear` progress between
+ * the two; every other backend does all its work in start. a2a_plan_overlaps says which: 1 or
+ * 0 (-1 for a null plan). */
+int a2a_plan_start(a2a_plan plan, const void* send, void* recv);
+int a2a_plan_finish(a2a_plan plan);
+int a2a_plan_overlaps(a2a_plan plan);
 /* The resolved backend ("tra:r=3,window=1", "auto->mpi") and a short label; valid until the
  * plan is freed. NULL for a null plan. */
 const char* a2a_plan_name(a2a_plan plan);

@@ -36,6 +36,10 @@ int a2a_redistribution_create_f(MPI_Fint comm, const a2a_box* in, const a2a_box*
                                 size_t element_bytes, const char* backend, a2a_redistribution* r);
 /* Collective: in holds the input box's elements, out receives the output box's. */
 int a2a_redistribution_execute(a2a_redistribution r, const void* in, void* out);
+/* The same in two collective steps (a2a_plan_start/finish): start packs and begins the
+ * exchange, finish completes it and unpacks into out. */
+int a2a_redistribution_start(a2a_redistribution r, const void* in, void* out);
+int a2a_redistribution_finish(a2a_redistribution r);
 /* The exchange's resolved backend, and whether it is a uniform exchange. */
 const char* a2a_redistribution_backend(a2a_redistribution r);
 int a2a_redistribution_uniform(a2a_redistribution r);
