@@ -529,8 +529,9 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
   std::unique_ptr<fft::FftwMpi1d> baseline;
   std::vector<double> baseline_times;
   if (!e.baseline.empty()) {
-    at_line(e.table.at("baseline"), "",
-            [&] { baseline = std::make_unique<fft::FftwMpi1d>(session.comm, e.points); });
+    at_line(e.table.at("baseline"), "", [&] {
+      baseline = std::make_unique<fft::FftwMpi1d>(session.comm, e.points, FFTW_ESTIMATE);
+    });
   }
   for (int it = -e.warmup; it < e.iters; ++it) {
     for (Entry& x : entries) {

@@ -3,15 +3,28 @@
 //   1. transpose  (N1 x N2 -> N2 x N1)       4. transpose (N2 x N1 -> N1 x N2)
 //   2. N2 FFTs of length N1                   5. N1 FFTs of length N2
 //   3. twiddle: element (n2, k1) *= W_N^(n2 k1)   6. transpose (N1 x N2 -> N2 x N1)
-// giving X[k1 + N1 k2] in natural order, contiguous blocks over the ranks. Each transpose is
-// an a2a redistribution (row split -> column split, any backend) and a local transpose.
-// With N = P^2 every pair exchanges 16 B per transpose, with N = 64 P^2 1 KiB (the paper's
-// Fig. 13 sizes).
+// giving X[k1 + N1 k2] in natural order, contiguous blocks over the ranks. With N = P^2 every
+// pair exchanges 16 B per transpose, with N = 64 P^2 1 KiB (the paper's Fig. 13 sizes).
+//
+// Each transpose is an a2a redistribution (row split <-> column split, any backend); the local
+// reordering that a textbook six-step does after each exchange is folded into the FFTs: they
+// run on panels of a few columns, copied into a cache-resident scratch as unit-stride rows,
+// transformed there, and written back, so no pass over the data only reorders it:
+//   t1: pack, exchange into the column block (N1 x N2/P, row-major)
+//   2:  per panel: gather, FFTs, twiddle while writing the rows of N2/P x N1
+//   t2: pack, exchange into the column block (N2 x N1/P)
+//   5:  per panel: gather, FFTs, scatter back into the same columns
+//   t3: exchange straight from that block (each peer's rows are contiguous), unpack
+// Three passes over memory beside the exchanges' and the transforms' own (pack, pack, unpack),
+// against seven with a twiddle pass and three explicit local transposes (docs/fft.md).
+// Unit-stride panels rather than strided FFTW plans: FFTW_ESTIMATE plans strided columns
+// 5x slower than rows, and only MEASURE finds its buffered solvers.
 #pragma once
 
 #include <fftw3.h>
 #include <mpi.h>
 
+#include <array>
 #include <complex>
 #include <memory>
 #include <string>
@@ -28,6 +41,7 @@ class SixStep {
           unsigned fftw_flags);
   ~SixStep();
   SixStep(const SixStep&) = delete;
+  SixStep& operator=(const SixStep&) = delete;
 
   // This rank's input points [first, first + count) and output points likewise.
   std::int64_t input_first() const { return rows_[0].first * n2_; }
@@ -40,11 +54,31 @@ class SixStep {
   std::string backends() const;
 
  private:
+  struct FftwFree {
+    void operator()(Complex* p) const { fftw_free(p); }
+  };
+  using Buffer = std::unique_ptr<Complex[], FftwFree>;  // FFTW's SIMD alignment
+
+  // FFTs along the columns of a len x cols row-major block, `width` columns at a time (a
+  // plan for full panels and one for the last, narrower one).
+  struct Panels {
+    std::int64_t len = 0, cols = 0, width = 0, ld = 0;  // ld: the scratch's row stride
+    fftw_plan full = nullptr, tail = nullptr;
+    bool planned() const;
+  };
+  Panels plan_panels(std::int64_t len, std::int64_t cols, unsigned flags);
+  template <typename Store>
+  void transform_columns(const Panels& p, const Complex* block, Store&& store);
+
   std::int64_t n1_, n2_;
   std::array<std::pair<std::int64_t, std::int64_t>, 3> rows_;  // of N1xN2 in, N2xN1 out, N1 rows
-  std::unique_ptr<Transpose2d> t1_, t2_, t3_;
-  std::vector<Complex> a_, b_, twiddle_;
-  fftw_plan fft_n1_ = nullptr, fft_n2_ = nullptr;
+  std::unique_ptr<Redistribution> t1_, t2_, t3_;
+  Buffer a_, send_, twiddle_, panel_;
+  struct Piece {
+    std::int64_t first, last, offset;  // a peer's columns k1 of t2 and where they go in send_
+  };
+  std::vector<Piece> pieces_;
+  Panels fft_n1_, fft_n2_;
 };
 
 }  // namespace a2a::fft

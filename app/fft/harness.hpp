@@ -336,16 +336,20 @@ inline std::complex<double> point(std::int64_t i);
 // ranks (it needs N divisible by P, ideally by P^2) or the build has no FFTW-MPI.
 class FftwMpi1d {
  public:
-  FftwMpi1d(MPI_Comm comm, std::int64_t points) {
+  FftwMpi1d(MPI_Comm comm, std::int64_t points, unsigned flags) {
 #ifdef A2A_WITH_FFTW_MPI
     fftw_mpi_init();
     ptrdiff_t ni = 0, i0 = 0, o0 = 0;
     const ptrdiff_t alloc =
-        fftw_mpi_local_size_1d(points, comm, FFTW_FORWARD, FFTW_ESTIMATE, &ni, &i0, &outputs_, &o0);
+        fftw_mpi_local_size_1d(points, comm, FFTW_FORWARD, flags, &ni, &i0, &outputs_, &o0);
     data_ = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
-    plan_ = fftw_mpi_plan_dft_1d(points, data_, data_, comm, FFTW_FORWARD, FFTW_ESTIMATE);
+    plan_ = fftw_mpi_plan_dft_1d(points, data_, data_, comm, FFTW_FORWARD, flags);
     int planned = plan_ != nullptr;
     MPI_Allreduce(MPI_IN_PLACE, &planned, 1, MPI_INT, MPI_LAND, comm);
+    if (!planned && (flags & FFTW_WISDOM_ONLY) != 0) {
+      release();
+      throw Error("--fftw-plan wisdom-only: the wisdom has no plan for FFTW-MPI's 1D transform");
+    }
     if (!planned) {
       int procs = 1;
       MPI_Comm_size(comm, &procs);
@@ -362,6 +366,7 @@ class FftwMpi1d {
 #else
     (void)comm;
     (void)points;
+    (void)flags;
     throw Error(kNoFftwMpi);
 #endif
   }

@@ -173,10 +173,17 @@ void Redistribution::copy(const Box& array_box, const Piece& piece, const std::b
   const auto e = element_;
   const auto n1 = static_cast<std::size_t>(array_box.extent(1));
   const auto n2 = static_cast<std::size_t>(array_box.extent(2));
-  const auto run = static_cast<std::size_t>(b.extent(2)) * e;
+  // One memcpy per contiguous run: where the piece spans the array's whole last axis its rows
+  // along axis 1 are one run (a 2D matrix is a box one element thick), and where it spans
+  // axes 1 and 2 the whole piece is.
+  const bool whole2 = b.lo[2] == array_box.lo[2] && b.hi[2] == array_box.hi[2];
+  const bool whole12 = whole2 && b.lo[1] == array_box.lo[1] && b.hi[1] == array_box.hi[1];
+  const std::int64_t rows_per_run = whole2 ? b.extent(1) : 1;
+  const std::int64_t planes_per_run = whole12 ? b.extent(0) : 1;
+  const std::size_t run = static_cast<std::size_t>(planes_per_run * rows_per_run * b.extent(2)) * e;
   std::size_t packed = piece.offset;
-  for (std::int64_t i = b.lo[0]; i < b.hi[0]; ++i) {
-    for (std::int64_t j = b.lo[1]; j < b.hi[1]; ++j) {
+  for (std::int64_t i = b.lo[0]; i < b.hi[0]; i += planes_per_run) {
+    for (std::int64_t j = b.lo[1]; j < b.hi[1]; j += rows_per_run) {
       const std::size_t at = ((static_cast<std::size_t>(i - array_box.lo[0]) * n1 +
                                static_cast<std::size_t>(j - array_box.lo[1])) *
                                   n2 +

@@ -68,6 +68,16 @@ class Redistribution {
   // exchange progresses there only where the plan overlaps() (mpi, linear).
   void start(const void* in, void* out);
   void finish();
+  // The send buffer that pack() fills, for callers that fill it themselves (fusing the pack
+  // with their own pass over the data) and hand it to exchange(): peer q's piece, the part
+  // of `in` inside q's output box (global indices), starts send_offset(q) bytes in, row-major
+  // over send_box(q).
+  const Box& send_box(int peer) const {
+    return send_pieces_.at(static_cast<std::size_t>(peer)).box;
+  }
+  std::size_t send_offset(int peer) const {
+    return send_pieces_.at(static_cast<std::size_t>(peer)).offset;
+  }
   // Whether execute() skips the pack (the input array is the send buffer) or the unpack.
   bool packs_in_place() const { return send_is_input_; }
   bool unpacks_in_place() const { return recv_is_output_; }
