@@ -26,6 +26,7 @@
 
 #include <array>
 #include <complex>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,10 +55,10 @@ class SixStep {
   std::string backends() const;
 
  private:
-  struct FftwFree {
-    void operator()(Complex* p) const { fftw_free(p); }
+  struct Free {
+    void operator()(Complex* p) const { std::free(p); }
   };
-  using Buffer = std::unique_ptr<Complex[], FftwFree>;  // FFTW's SIMD alignment
+  using Buffer = std::unique_ptr<Complex[], Free>;  // 64-byte aligned (FFTW's SIMD), or 2 MiB
 
   // FFTs along the columns of a len x cols row-major block, `width` columns at a time (a
   // plan for full panels and one for the last, narrower one).
