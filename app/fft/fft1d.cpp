@@ -155,52 +155,48 @@ SixStep::~SixStep() {
 }
 
 void SixStep::forward(const Complex* in, Complex* out) {
-  auto transpose = [&](Redistribution& t, const Complex* from, Complex* to) {
+  auto timed = [](double& total, auto&& body) {
     const double t0 = MPI_Wtime();
-    t.execute(from, to);
-    transpose_seconds += MPI_Wtime() - t0;
+    body();
+    total += MPI_Wtime() - t0;
   };
   Complex* a = a_.get();
-  Complex* send = send_.get();
-  const Complex* twiddle = twiddle_.get();
-  transpose(*t1_, in, a);  // 1: a = N1 x w column block
-  double t0 = MPI_Wtime();
-  // 2: along n1 -> k1; 3 while the rows are in cache: twiddled into t2's send buffer, where
-  // row n2's columns k1 of peer q go to q's piece (rows n2 of it, row-major).
-  transform_columns(fft_n1_, a,
-                    [&](std::int64_t c0, std::int64_t m, std::int64_t ld, const Complex* rows) {
-                      for (std::int64_t c = 0; c < m; ++c) {
-                        const std::int64_t n2 = c0 + c;  // this rank's row
-                        const Complex* row = rows + c * ld;
-                        const Complex* tw = twiddle + n2 * n1_;
-                        for (const Piece& q : pieces_) {
-                          Complex* to = send + q.offset + n2 * (q.last - q.first) - q.first;
-                          for (std::int64_t k = q.first; k < q.last;
-                               ++k) {  // spelled out: no Annex G NaN recovery
-                            const Complex x = row[k], t = tw[k];
-                            to[k] = {x.real() * t.real() - x.imag() * t.imag(),
-                                     x.real() * t.imag() + x.imag() * t.real()};
-                          }
-                        }
-                      }
-                    });
-  compute_seconds += MPI_Wtime() - t0;
-  t0 = MPI_Wtime();
-  t2_->exchange(send, a);  // 4: a = N2 x h column block
-  transpose_seconds += MPI_Wtime() - t0;
-  t0 = MPI_Wtime();
-  // 5: along n2 -> k2, back into the same columns.
-  const std::int64_t h = fft_n2_.cols;
-  transform_columns(fft_n2_, a,
-                    [&](std::int64_t c0, std::int64_t m, std::int64_t ld, const Complex* rows) {
-                      for (std::int64_t r = 0; r < n2_; ++r) {
-                        Complex* row = a + r * h + c0;
+  timed(transpose_seconds, [&] { t1_->execute(in, a); });  // 1: a = N1 x w column block
+  // 2: along n1 -> k1; 3 while the rows are in cache: twiddled into t2's send buffer.
+  timed(compute_seconds, [&] {
+    transform_columns(fft_n1_, a,
+                      [&](std::int64_t c0, std::int64_t m, std::int64_t ld, const Complex* rows) {
                         for (std::int64_t c = 0; c < m; ++c)
-                          row[c] = rows[c * ld + r];
-                      }
-                    });
-  compute_seconds += MPI_Wtime() - t0;
-  transpose(*t3_, a, out);  // 6: rows k2 of N2 x N1
+                          twiddle_into_send(c0 + c, rows + c * ld);
+                      });
+  });
+  timed(transpose_seconds, [&] { t2_->exchange(send_.get(), a); });  // 4: a = N2 x h block
+  // 5: along n2 -> k2, back into the same columns.
+  timed(compute_seconds, [&] {
+    const std::int64_t h = fft_n2_.cols;
+    transform_columns(fft_n2_, a,
+                      [&](std::int64_t c0, std::int64_t m, std::int64_t ld, const Complex* rows) {
+                        for (std::int64_t r = 0; r < n2_; ++r) {
+                          for (std::int64_t c = 0; c < m; ++c)
+                            a[r * h + c0 + c] = rows[c * ld + r];
+                        }
+                      });
+  });
+  timed(transpose_seconds, [&] { t3_->execute(a, out); });  // 6: rows k2 of N2 x N1
+}
+
+// Row n2 (this rank's numbering) of the N2 x N1 matrix, times its twiddles, into t2's send
+// buffer: columns k1 of peer q go to q's piece, rows n2 of it, row-major.
+void SixStep::twiddle_into_send(std::int64_t n2, const Complex* row) {
+  const Complex* tw = twiddle_.get() + n2 * n1_;
+  for (const Piece& q : pieces_) {
+    Complex* to = send_.get() + q.offset + n2 * (q.last - q.first) - q.first;
+    for (std::int64_t k = q.first; k < q.last; ++k) {
+      // Spelled out: std::complex's operator* adds C99 Annex G's NaN recovery.
+      to[k] = {row[k].real() * tw[k].real() - row[k].imag() * tw[k].imag(),
+               row[k].real() * tw[k].imag() + row[k].imag() * tw[k].real()};
+    }
+  }
 }
 
 std::string SixStep::backends() const {

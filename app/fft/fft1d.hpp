@@ -70,6 +70,7 @@ class SixStep {
   Panels plan_panels(std::int64_t len, std::int64_t cols, unsigned flags);
   template <typename Store>
   void transform_columns(const Panels& p, const Complex* block, Store&& store);
+  void twiddle_into_send(std::int64_t n2, const Complex* row);
 
   std::int64_t n1_, n2_;
   std::array<std::pair<std::int64_t, std::int64_t>, 3> rows_;  // of N1xN2 in, N2xN1 out, N1 rows
