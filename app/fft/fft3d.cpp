@@ -5,63 +5,12 @@
 #include <limits>
 
 #include "a2a/error.hpp"
+#include "columns.hpp"
+#include "fftw.hpp"
 
 namespace a2a::fft {
 
-template <>
-struct Fftw<double> {
-  using plan = fftw_plan;
-  using complex = fftw_complex;
-  static plan guru(int rank, const fftw_iodim* dims, int howmany, const fftw_iodim* how,
-                   complex* in, complex* out, int sign, unsigned flags) {
-    return fftw_plan_guru_dft(rank, dims, howmany, how, in, out, sign, flags);
-  }
-  static void execute(plan p, complex* in, complex* out) { fftw_execute_dft(p, in, out); }
-  static void destroy(plan p) { fftw_destroy_plan(p); }
-  static plan r2c(int rank, const fftw_iodim* dims, int howmany, const fftw_iodim* how, double* in,
-                  complex* out, unsigned flags) {
-    return fftw_plan_guru_dft_r2c(rank, dims, howmany, how, in, out, flags);
-  }
-  static plan c2r(int rank, const fftw_iodim* dims, int howmany, const fftw_iodim* how, complex* in,
-                  double* out, unsigned flags) {
-    return fftw_plan_guru_dft_c2r(rank, dims, howmany, how, in, out, flags);
-  }
-  static void execute_r2c(plan p, double* in, complex* out) { fftw_execute_dft_r2c(p, in, out); }
-  static void execute_c2r(plan p, complex* in, double* out) { fftw_execute_dft_c2r(p, in, out); }
-  static int alignment_of(const void* p) {
-    return fftw_alignment_of(static_cast<double*>(const_cast<void*>(p)));
-  }
-};
-
-template <>
-struct Fftw<float> {
-  using plan = fftwf_plan;
-  using complex = fftwf_complex;
-  static plan guru(int rank, const fftwf_iodim* dims, int howmany, const fftwf_iodim* how,
-                   complex* in, complex* out, int sign, unsigned flags) {
-    return fftwf_plan_guru_dft(rank, dims, howmany, how, in, out, sign, flags);
-  }
-  static void execute(plan p, complex* in, complex* out) { fftwf_execute_dft(p, in, out); }
-  static void destroy(plan p) { fftwf_destroy_plan(p); }
-  static plan r2c(int rank, const fftwf_iodim* dims, int howmany, const fftwf_iodim* how, float* in,
-                  complex* out, unsigned flags) {
-    return fftwf_plan_guru_dft_r2c(rank, dims, howmany, how, in, out, flags);
-  }
-  static plan c2r(int rank, const fftwf_iodim* dims, int howmany, const fftwf_iodim* how,
-                  complex* in, float* out, unsigned flags) {
-    return fftwf_plan_guru_dft_c2r(rank, dims, howmany, how, in, out, flags);
-  }
-  static void execute_r2c(plan p, float* in, complex* out) { fftwf_execute_dft_r2c(p, in, out); }
-  static void execute_c2r(plan p, complex* in, float* out) { fftwf_execute_dft_c2r(p, in, out); }
-  static int alignment_of(const void* p) {
-    return fftwf_alignment_of(static_cast<float*>(const_cast<void*>(p)));
-  }
-};
-
 namespace {
-template <typename Real>
-using Iodim = std::conditional_t<std::is_same_v<Real, double>, fftw_iodim, fftwf_iodim>;
-
 // FFTW's guru dimensions of the 1D transforms along `axis` of every line of box b's row-major
 // array that lies in [lo, hi) of axis `cut` (relative to the box; cut -1: every line), and the
 // offset in elements of the first of them.
@@ -117,48 +66,66 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   // A slab (P x 1) has all of y and z on every rank: stages 0 and 1 are one 2D transform,
   // unless the y transform is pipelined with the exchange.
   slab_2d_ = o.p2 == 1 && o.chunks == 1;
+  int col_size = 1;
+  MPI_Comm_size(col_, &col_size);
+  // One rank per column (P = 1, or a 1 x P grid): y- and x-pencils are the same box, and the
+  // x transforms go straight from the one to the other.
+  const bool x_local = col_size == 1;
   bool planned = true;
   const std::string second = o.backend2.empty() ? o.backend : o.backend2;
-  // The steps: z <-> y in chunks along x, y <-> x in chunks along z.
+  // The steps: z <-> y in chunks along x, y <-> x in chunks along z. The x transforms run on
+  // column panels (ColumnFfts) beside the whole y <-> x steps, and on each chunk's lines
+  // (FFTW guru plans) when that step is pipelined.
   if (o.p2 > 1) {
     make_step(zy_, row_, 0, 1, 0, o.chunks, o.backend, -1, 1, FFTW_FORWARD, planned);
-    make_step(yz_, row_, 1, 0, 0, o.chunks, o.backend, -1, o.r2c ? -1 : 0, FFTW_BACKWARD, planned);
+    make_step(yz_, row_, 1, 0, 0, o.chunks, o.backend, -1,
+              o.r2c || o.chunks == 1 ? -1 : 0, FFTW_BACKWARD, planned);
   }
   const bool slab_y = o.p2 == 1 && !slab_2d_;  // a slab's y transform, beside y <-> x
-  make_step(yx_, col_, 1, 2, 2, o.chunks, second, slab_y ? 1 : -1, 2, FFTW_FORWARD, planned);
+  const bool x_in_chunks = o.chunks > 1 && !x_local;
+  yx_.local = xy_.local = x_local;
+  make_step(yx_, col_, 1, 2, 2, o.chunks, second, slab_y ? 1 : -1, x_in_chunks ? 2 : -1,
+            FFTW_FORWARD, planned);
   make_step(xy_, col_, 2, 1, 2, o.chunks, second, -1, slab_2d_ ? -1 : 1, FFTW_BACKWARD, planned);
+  const Box& x_box = boxes_[2];
+  const std::int64_t x_columns = x_box.extent(1) * x_box.extent(2);
+  if (!x_in_chunks) {
+    x_forward_ = std::make_unique<ColumnFfts<Real>>(x_box.extent(0), x_columns, FFTW_FORWARD,
+                                                    flags_);
+    planned = planned && x_forward_->planned();
+  }
+  x_backward_ = std::make_unique<ColumnFfts<Real>>(x_box.extent(0), x_columns, FFTW_BACKWARD,
+                                                   flags_);
+  planned = planned && x_backward_->planned();
 
-  // The whole-box plans, in place on work0_: forward z (2D y and z on a slab), backward x,
-  // and a slab's backward z (2D); the first two also out of place from the caller's array.
+  // Out of place, whole box: the forward z transform (y and z on a slab) from the caller's
+  // array into work0_, and the backward one from the last work array into the caller's.
   using F = Fftw<Real>;
   auto* data = reinterpret_cast<typename F::complex*>(work0_.data());
-  auto* from = reinterpret_cast<typename F::complex*>(work1_.data());
-  auto whole = [&](const Box& b, int axis, int sign, typename F::complex* in) -> void* {
-    if (b.empty()) return nullptr;
+  auto* other = reinterpret_cast<typename F::complex*>(work1_.data());
+  auto whole = [&](const Box& b, int sign, typename F::complex* in, typename F::complex* out) {
+    if (b.empty()) return static_cast<void*>(nullptr);
     std::vector<Iodim<Real>> dims, how;
-    if (axis == 2 && slab_2d_) {  // y and z at once: one 2D transform per x-plane
+    if (slab_2d_) {  // y and z at once: one 2D transform per x-plane
       line_dims<Real>(b, 0, -1, 0, 0, how, dims);
     } else {
-      line_dims<Real>(b, axis, -1, 0, 0, dims, how);
+      line_dims<Real>(b, 2, -1, 0, 0, dims, how);
     }
-    return reinterpret_cast<void*>(F::guru(static_cast<int>(dims.size()), dims.data(),
-                                           static_cast<int>(how.size()), how.data(), in, data, sign,
-                                           flags_));
-  };
-  auto required = [&](const Box& b, int axis, int sign) {
-    void* p = whole(b, axis, sign, data);
-    if (p == nullptr && !b.empty()) planned = false;
+    void* p = reinterpret_cast<void*>(F::guru(static_cast<int>(dims.size()), dims.data(),
+                                              static_cast<int>(how.size()), how.data(), in, out,
+                                              sign, flags_));
+    if (p == nullptr) planned = false;
     return p;
   };
-  // The out-of-place entry plans are optional: a wisdom file without them falls back to a
-  // copy and the in-place plan.
   if (!o.r2c) {
-    whole_plans_[0] = required(boxes_[0], 2, FFTW_FORWARD);
-    entry_plans_[0] = whole(boxes_[0], 2, FFTW_FORWARD, from);
-    if (o.p2 == 1) whole_plans_[2] = required(boxes_[0], 2, FFTW_BACKWARD);
+    entry_plan_ = whole(boxes_[0], FFTW_FORWARD, other, data);
+    // The backward z transform's input: work1_ on a slab, work0_ after y -> z.
+    if (yz_.after.empty()) {
+      exit_from_ = yz_.parts.empty() ? 1 : 0;
+      exit_plan_ = exit_from_ == 1 ? whole(boxes_[0], FFTW_BACKWARD, other, data)
+                                   : whole(boxes_[0], FFTW_BACKWARD, data, other);
+    }
   }
-  whole_plans_[1] = required(boxes_[2], 0, FFTW_BACKWARD);
-  entry_plans_[1] = whole(boxes_[2], 0, FFTW_BACKWARD, from);
   if (o.r2c && !real_box_.empty()) {
     // Stage 0 between the real z-pencils and the complex ones (FFTW's r2c/c2r layouts).
     real_work_.resize(static_cast<std::size_t>(real_box_.count()));
@@ -229,7 +196,7 @@ void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, int from, int to, int cut
     Box within = Box::everything();
     within.lo[static_cast<std::size_t>(cut)] = source.lo[static_cast<std::size_t>(cut)] + lo;
     within.hi[static_cast<std::size_t>(cut)] = source.lo[static_cast<std::size_t>(cut)] + hi;
-    step.parts.emplace_back(comm, source, target, within, sizeof(Complex), backend);
+    if (!step.local) step.parts.emplace_back(comm, source, target, within, sizeof(Complex), backend);
     // The transform of stage s runs along axis 2 - s.
     if (before_stage >= 0) {
       step.before.push_back(
@@ -244,8 +211,8 @@ void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, int from, int to, int cut
 template <typename Real>
 Fft3d<Real>::~Fft3d() {
   std::vector<void*> plans = step_plans_;
-  plans.insert(plans.end(), whole_plans_.begin(), whole_plans_.end());
-  plans.insert(plans.end(), entry_plans_.begin(), entry_plans_.end());
+  plans.push_back(entry_plan_);
+  plans.push_back(exit_plan_);
   plans.push_back(r2c_plan_);
   plans.push_back(c2r_plan_);
   for (void* p : plans) {
@@ -269,15 +236,24 @@ void Fft3d<Real>::run(const Lines& lines, Complex* array) {
 }
 
 // One step: whole, a blocking exchange between its transforms; in chunks, a pipeline that
-// starts chunk c's exchange before it completes chunk c - 1's, so that two are in flight.
+// starts chunk c's exchange before it completes chunk c - 1's, so that two are in flight. A
+// local step (source and destination the same box on one rank) exchanges nothing: its
+// caller's transforms have already moved the data from in to out.
 template <typename Real>
 void Fft3d<Real>::run_step(Step& step, Complex* in, Complex* out) {
-  const std::size_t chunks = step.parts.size();
   auto timed = [this](auto&& f) {
     const double t0 = MPI_Wtime();
     f();
     transpose_seconds += MPI_Wtime() - t0;
   };
+  if (step.local) {
+    for (const Lines& lines : step.before)
+      run(lines, in);
+    for (const Lines& lines : step.after)
+      run(lines, out);
+    return;
+  }
+  const std::size_t chunks = step.parts.size();
   if (chunks == 1) {
     if (!step.before.empty()) run(step.before[0], in);
     timed([&] { step.parts[0].execute(in, out); });
@@ -296,12 +272,6 @@ void Fft3d<Real>::run_step(Step& step, Complex* in, Complex* out) {
   }
 }
 
-// A whole-box plan in place (0: forward z, 1: backward x, 2: a slab's backward z).
-template <typename Real>
-void Fft3d<Real>::transform(int which, Complex* data) {
-  run(Lines{whole_plans_[static_cast<std::size_t>(which)], 0}, data);
-}
-
 // FFTW may run a plan on other arrays than it was made for only when their alignment is the
 // same (fftw_execute_dft's new-array rule).
 template <typename Real>
@@ -309,23 +279,30 @@ bool same_alignment(const void* a, const void* b) {
   return Fftw<Real>::alignment_of(a) == Fftw<Real>::alignment_of(b);
 }
 
-// The transform that reads the caller's array (0: forward z, 1: backward x), from there into
-// work0_ (out of place, the input kept: FFTW_PRESERVE_INPUT is the default for c2c), or copy
-// and transform in place.
+// An out-of-place whole-box plan made from `planned_in` to `planned_out`, run from `in` to
+// `out`; through the planned arrays (a copy) where the alignments differ from theirs.
 template <typename Real>
-void Fft3d<Real>::enter(int which, const Complex* in) {
-  void* p = entry_plans_[static_cast<std::size_t>(which)];
-  const auto count = static_cast<std::size_t>(boxes_[which == 0 ? 0 : 2].count());
-  if (p == nullptr || !same_alignment<Real>(in, work1_.data())) {
-    std::copy(in, in + count, work0_.data());
-    transform(which, work0_.data());
-    return;
-  }
+void Fft3d<Real>::run_out_of_place(void* plan, const Complex* in, Complex* out,
+                                   Complex* planned_in, Complex* planned_out,
+                                   std::size_t count_in, std::size_t count_out) {
+  if (plan == nullptr) return;
+  const bool copy_in = !same_alignment<Real>(in, planned_in);
+  const bool copy_out = !same_alignment<Real>(out, planned_out);
+  if (copy_in) in = std::copy_n(in, count_in, planned_in) - count_in;
   const double t0 = MPI_Wtime();
   using F = Fftw<Real>;
-  F::execute(reinterpret_cast<typename F::plan>(p),
+  F::execute(reinterpret_cast<typename F::plan>(plan),
              reinterpret_cast<typename F::complex*>(const_cast<Complex*>(in)),
-             reinterpret_cast<typename F::complex*>(work0_.data()));
+             reinterpret_cast<typename F::complex*>(copy_out ? planned_out : out));
+  compute_seconds += MPI_Wtime() - t0;
+  if (copy_out) std::copy_n(planned_out, count_out, out);
+}
+
+template <typename Real>
+void Fft3d<Real>::columns(const ColumnFfts<Real>& fft, const Complex* in, Complex* out,
+                          Real scale) {
+  const double t0 = MPI_Wtime();
+  fft.run(in, out, scale);
   compute_seconds += MPI_Wtime() - t0;
 }
 
@@ -337,11 +314,13 @@ void Fft3d<Real>::forward_from_z(Complex* out) {
     y = work1_.data();
   }
   run_step(yx_, y, out);
+  if (x_forward_) columns(*x_forward_, yx_.local ? y : out, out, 1);
 }
 
 template <typename Real>
 void Fft3d<Real>::forward(const Complex* in, Complex* out) {
-  enter(0, in);
+  const auto count = static_cast<std::size_t>(boxes_[0].count());
+  run_out_of_place(entry_plan_, in, work0_.data(), work1_.data(), work0_.data(), count, count);
   forward_from_z(out);
 }
 
@@ -364,14 +343,15 @@ void Fft3d<Real>::forward(const Real* in, Complex* out) {
   forward_from_z(out);
 }
 
+// The x transforms (normalized: the 1/N of the whole backward transform is applied here, while
+// each panel is in cache) and the transposes back to z-pencils; returns the array that holds
+// them, transformed along z too where a step did that (pipelined pencils), else not yet.
 template <typename Real>
 typename Fft3d<Real>::Complex* Fft3d<Real>::backward_to_z(const Complex* in) {
-  enter(1, in);
+  const Real scale = Real(1) / static_cast<Real>(total_);
+  columns(*x_backward_, in, xy_.local ? work1_.data() : work0_.data(), scale);
   run_step(xy_, work0_.data(), work1_.data());
-  if (yz_.parts.empty()) {  // a slab: its z (and y) transform on the whole box
-    transform(2, work1_.data());
-    return work1_.data();
-  }
+  if (yz_.parts.empty()) return work1_.data();  // a slab
   run_step(yz_, work1_.data(), work0_.data());
   return work0_.data();
 }
@@ -379,22 +359,27 @@ typename Fft3d<Real>::Complex* Fft3d<Real>::backward_to_z(const Complex* in) {
 template <typename Real>
 void Fft3d<Real>::backward(const Complex* in, Complex* out) {
   const Complex* z = backward_to_z(in);
-  const Real scale = Real(1) / static_cast<Real>(total_);
-  for (std::int64_t i = 0; i < boxes_[0].count(); ++i)
-    out[i] = z[i] * scale;
+  const auto count = static_cast<std::size_t>(boxes_[0].count());
+  if (exit_plan_ == nullptr) {  // transformed along z already (or nothing to do here)
+    std::copy_n(z, count, out);
+    return;
+  }
+  Complex* from = exit_from_ == 1 ? work1_.data() : work0_.data();
+  Complex* to = exit_from_ == 1 ? work0_.data() : work1_.data();
+  run_out_of_place(exit_plan_, z, out, from, to, count, count);
 }
 
 template <typename Real>
 void Fft3d<Real>::backward(const Complex* in, Real* out) {
   Complex* z = backward_to_z(in);
   if (c2r_plan_ == nullptr) return;
+  const bool copy_out = !same_alignment<Real>(out, real_work_.data());
   const double t0 = MPI_Wtime();
   Fftw<Real>::execute_c2r(reinterpret_cast<typename Fftw<Real>::plan>(c2r_plan_),
-                          reinterpret_cast<typename Fftw<Real>::complex*>(z), out);
+                          reinterpret_cast<typename Fftw<Real>::complex*>(z),
+                          copy_out ? real_work_.data() : out);
   compute_seconds += MPI_Wtime() - t0;
-  const Real scale = Real(1) / static_cast<Real>(total_);
-  for (std::int64_t i = 0; i < real_box_.count(); ++i)
-    out[i] *= scale;
+  if (copy_out) std::copy_n(real_work_.data(), real_box_.count(), out);
 }
 
 template <typename Real>
@@ -402,8 +387,10 @@ std::string Fft3d<Real>::backends() const {
   auto name = [](const Redistribution& r) {
     return r.plan().name() + (r.uniform() ? " (uniform)" : " (vector)");
   };
-  const std::string first = zy_.parts.empty() ? "local" : name(zy_.parts.front());
-  std::string s = first + ", " + name(yx_.parts.front());
+  auto first = [&](const Step& step) {
+    return step.parts.empty() || step.local ? std::string("local") : name(step.parts.front());
+  };
+  std::string s = first(zy_) + ", " + first(yx_);
   if (yx_.parts.size() > 1) s += ", in " + std::to_string(yx_.parts.size()) + " chunks";
   return s;
 }
@@ -412,6 +399,7 @@ template <typename Real>
 std::vector<const Redistribution*> Fft3d<Real>::transposes() const {
   std::vector<const Redistribution*> all;
   for (const Step* step : {&zy_, &yx_, &xy_, &yz_}) {
+    if (step->local) continue;  // nothing exchanged
     for (const Redistribution& r : step->parts)
       all.push_back(&r);
   }

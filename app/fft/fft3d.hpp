@@ -3,9 +3,11 @@
 // process grid: z-pencils (input) -> FFT along z -> y-pencils (transpose in the row
 // communicator) -> FFT along y -> x-pencils (transpose in the column communicator) -> FFT
 // along x (output). Slab decomposition is the P x 1 grid: the first transpose is local and
-// skipped. Local transforms are FFTW guru plans, made once, in place on row-major boxes
-// (the first of each direction out of place from the caller's array); a slab's z and y
-// transforms are one 2D plan per x-plane.
+// skipped. Local transforms are FFTW plans, made once, on row-major boxes: the z transform
+// (a slab's z and y: one 2D plan per x-plane) out of place from the caller's array forward
+// and into it backward, y in place, and x on cache-sized column panels (columns.hpp), which
+// also apply the backward 1/N. With one rank per column (P = 1, a 1 x P grid) the y- and
+// x-pencils are one box: the x panels go from the one array to the other, nothing exchanged.
 // Pipelined (Options::chunks > 1): each transpose goes in chunks along the axis both of its
 // sides hold whole (x between z- and y-pencils, z between y- and x-pencils), and the 1D
 // transforms beside it run on the same chunks, so that one chunk's exchange is in flight
@@ -42,6 +44,8 @@ struct Options {
 
 template <typename Real>
 struct Fftw;
+template <typename Real>
+class ColumnFfts;
 
 template <typename Real>
 class Fft3d {
@@ -88,6 +92,7 @@ class Fft3d {
   struct Step {
     std::vector<Redistribution> parts;
     std::vector<Lines> before, after;  // one per part, or none
+    bool local = false;                // one rank, the same box: no parts, nothing exchanged
   };
   Lines plan_lines(const Box& b, int axis, int cut, std::int64_t lo, std::int64_t hi, int sign,
                    Complex* data, bool& planned);
@@ -96,10 +101,11 @@ class Fft3d {
                  bool& planned);
   void run(const Lines& lines, Complex* array);
   void run_step(Step& step, Complex* in, Complex* out);
-  void transform(int which, Complex* data);  // whole_plans_[which]
+  void run_out_of_place(void* plan, const Complex* in, Complex* out, Complex* planned_in,
+                        Complex* planned_out, std::size_t count_in, std::size_t count_out);
+  void columns(const ColumnFfts<Real>& fft, const Complex* in, Complex* out, Real scale);
   std::vector<const Redistribution*> transposes() const;
-  void enter(int which, const Complex* in);  // entry_plans_[which] from `in` into work0_
-  void forward_from_z(Complex* out);         // work0_ holds the z-transformed z-pencils
+  void forward_from_z(Complex* out);  // work0_ holds the z-transformed z-pencils
   // The z-pencils after the transposes and, for c2c, the backward z transform.
   Complex* backward_to_z(const Complex* in);
 
@@ -112,10 +118,14 @@ class Fft3d {
   std::vector<Real> real_work_;
   void* r2c_plan_ = nullptr;
   void* c2r_plan_ = nullptr;
-  // Whole-box plans in place: forward z (or a slab's y and z), backward x, backward z.
-  std::array<void*, 3> whole_plans_{nullptr, nullptr, nullptr};
-  std::array<void*, 2> entry_plans_{nullptr, nullptr};  // forward z, backward x: out of place
-  std::vector<void*> step_plans_;                       // every Lines plan, to destroy
+  // Whole-box plans out of place: forward z (a slab's y and z) from work1_ into work0_, and
+  // backward z from work array exit_from_ into the other, run on the caller's arrays.
+  void* entry_plan_ = nullptr;
+  void* exit_plan_ = nullptr;
+  int exit_from_ = 0;
+  // The x transforms on column panels (forward: none when the y <-> x step is pipelined).
+  std::unique_ptr<ColumnFfts<Real>> x_forward_, x_backward_;
+  std::vector<void*> step_plans_;  // every Lines plan, to destroy
   std::int64_t total_ = 1;
   bool slab_2d_ = false;  // stage 0 transforms y and z (2D plans); stage 1 has none
 };

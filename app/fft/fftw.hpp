@@ -1,0 +1,95 @@
+// FFTW's double and float interfaces behind one name, Fftw<Real>, for the templated
+// transforms (fft3d.cpp, columns.hpp).
+#pragma once
+
+#include <fftw3.h>
+
+#include <algorithm>
+#include <complex>
+#include <cstddef>
+#include <new>
+#include <type_traits>
+
+namespace a2a::fft {
+
+template <typename Real>
+struct Fftw;
+
+template <>
+struct Fftw<double> {
+  using plan = fftw_plan;
+  using complex = fftw_complex;
+  static plan guru(int rank, const fftw_iodim* dims, int howmany, const fftw_iodim* how,
+                   complex* in, complex* out, int sign, unsigned flags) {
+    return fftw_plan_guru_dft(rank, dims, howmany, how, in, out, sign, flags);
+  }
+  static void execute(plan p, complex* in, complex* out) { fftw_execute_dft(p, in, out); }
+  static void destroy(plan p) { fftw_destroy_plan(p); }
+  static plan r2c(int rank, const fftw_iodim* dims, int howmany, const fftw_iodim* how, double* in,
+                  complex* out, unsigned flags) {
+    return fftw_plan_guru_dft_r2c(rank, dims, howmany, how, in, out, flags);
+  }
+  static plan c2r(int rank, const fftw_iodim* dims, int howmany, const fftw_iodim* how, complex* in,
+                  double* out, unsigned flags) {
+    return fftw_plan_guru_dft_c2r(rank, dims, howmany, how, in, out, flags);
+  }
+  static void execute_r2c(plan p, double* in, complex* out) { fftw_execute_dft_r2c(p, in, out); }
+  static void execute_c2r(plan p, complex* in, double* out) { fftw_execute_dft_c2r(p, in, out); }
+  static plan many(int rank, const int* n, int howmany, complex* in, const int* inembed,
+                   int istride, int idist, complex* out, const int* onembed, int ostride,
+                   int odist, int sign, unsigned flags) {
+    return fftw_plan_many_dft(rank, n, howmany, in, inembed, istride, idist, out, onembed,
+                              ostride, odist, sign, flags);
+  }
+  static std::complex<double>* allocate(std::size_t n) {
+    auto* p = reinterpret_cast<std::complex<double>*>(fftw_alloc_complex(std::max<std::size_t>(n, 1)));
+    if (p == nullptr) throw std::bad_alloc();
+    return p;
+  }
+  static void free(std::complex<double>* p) { fftw_free(p); }
+  static int alignment_of(const void* p) {
+    return fftw_alignment_of(static_cast<double*>(const_cast<void*>(p)));
+  }
+};
+
+template <>
+struct Fftw<float> {
+  using plan = fftwf_plan;
+  using complex = fftwf_complex;
+  static plan guru(int rank, const fftwf_iodim* dims, int howmany, const fftwf_iodim* how,
+                   complex* in, complex* out, int sign, unsigned flags) {
+    return fftwf_plan_guru_dft(rank, dims, howmany, how, in, out, sign, flags);
+  }
+  static void execute(plan p, complex* in, complex* out) { fftwf_execute_dft(p, in, out); }
+  static void destroy(plan p) { fftwf_destroy_plan(p); }
+  static plan r2c(int rank, const fftwf_iodim* dims, int howmany, const fftwf_iodim* how, float* in,
+                  complex* out, unsigned flags) {
+    return fftwf_plan_guru_dft_r2c(rank, dims, howmany, how, in, out, flags);
+  }
+  static plan c2r(int rank, const fftwf_iodim* dims, int howmany, const fftwf_iodim* how,
+                  complex* in, float* out, unsigned flags) {
+    return fftwf_plan_guru_dft_c2r(rank, dims, howmany, how, in, out, flags);
+  }
+  static void execute_r2c(plan p, float* in, complex* out) { fftwf_execute_dft_r2c(p, in, out); }
+  static void execute_c2r(plan p, complex* in, float* out) { fftwf_execute_dft_c2r(p, in, out); }
+  static plan many(int rank, const int* n, int howmany, complex* in, const int* inembed,
+                   int istride, int idist, complex* out, const int* onembed, int ostride,
+                   int odist, int sign, unsigned flags) {
+    return fftwf_plan_many_dft(rank, n, howmany, in, inembed, istride, idist, out, onembed,
+                              ostride, odist, sign, flags);
+  }
+  static std::complex<float>* allocate(std::size_t n) {
+    auto* p = reinterpret_cast<std::complex<float>*>(fftwf_alloc_complex(std::max<std::size_t>(n, 1)));
+    if (p == nullptr) throw std::bad_alloc();
+    return p;
+  }
+  static void free(std::complex<float>* p) { fftwf_free(p); }
+  static int alignment_of(const void* p) {
+    return fftwf_alignment_of(static_cast<float*>(const_cast<void*>(p)));
+  }
+};
+
+template <typename Real>
+using Iodim = std::conditional_t<std::is_same_v<Real, double>, fftw_iodim, fftwf_iodim>;
+
+}  // namespace a2a::fft
