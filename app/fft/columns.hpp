@@ -81,7 +81,8 @@ class ColumnFfts {
   // 16 columns 4.6 ms, 32 columns 5.6 ms, 64 columns 7.2 ms), and at least four columns so
   // that each copied run is a whole 64-byte cache line.
   static std::int64_t width_for(std::int64_t len, std::int64_t cols) {
-    const auto fit = static_cast<std::int64_t>(32768 / sizeof(Complex)) / std::max<std::int64_t>(len, 1);
+    const auto fit =
+        static_cast<std::int64_t>(32768 / sizeof(Complex)) / std::max<std::int64_t>(len, 1);
     return std::clamp<std::int64_t>(std::min(fit, cols), std::min<std::int64_t>(4, cols), 64);
   }
   typename F::plan plan(std::int64_t howmany, int sign, unsigned flags) {

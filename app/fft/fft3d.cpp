@@ -66,6 +66,8 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   // A slab (P x 1) has all of y and z on every rank: stages 0 and 1 are one 2D transform,
   // unless the y transform is pipelined with the exchange.
   slab_2d_ = o.p2 == 1 && o.chunks == 1;
+  // One rank holds the whole grid: one 3D FFTW plan each way, FFTW's own best.
+  whole_3d_ = procs == 1 && o.chunks == 1;
   int col_size = 1;
   MPI_Comm_size(col_, &col_size);
   // One rank per column (P = 1, or a 1 x P grid): y- and x-pencils are the same box, and the
@@ -78,8 +80,8 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   // (FFTW guru plans) when that step is pipelined.
   if (o.p2 > 1) {
     make_step(zy_, row_, 0, 1, 0, o.chunks, o.backend, -1, 1, FFTW_FORWARD, planned);
-    make_step(yz_, row_, 1, 0, 0, o.chunks, o.backend, -1,
-              o.r2c || o.chunks == 1 ? -1 : 0, FFTW_BACKWARD, planned);
+    make_step(yz_, row_, 1, 0, 0, o.chunks, o.backend, -1, o.r2c || o.chunks == 1 ? -1 : 0,
+              FFTW_BACKWARD, planned);
   }
   const bool slab_y = o.p2 == 1 && !slab_2d_;  // a slab's y transform, beside y <-> x
   const bool x_in_chunks = o.chunks > 1 && !x_local;
@@ -89,14 +91,16 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   make_step(xy_, col_, 2, 1, 2, o.chunks, second, -1, slab_2d_ ? -1 : 1, FFTW_BACKWARD, planned);
   const Box& x_box = boxes_[2];
   const std::int64_t x_columns = x_box.extent(1) * x_box.extent(2);
-  if (!x_in_chunks) {
-    x_forward_ = std::make_unique<ColumnFfts<Real>>(x_box.extent(0), x_columns, FFTW_FORWARD,
-                                                    flags_);
+  if (!x_in_chunks && !whole_3d_) {
+    x_forward_ =
+        std::make_unique<ColumnFfts<Real>>(x_box.extent(0), x_columns, FFTW_FORWARD, flags_);
     planned = planned && x_forward_->planned();
   }
-  x_backward_ = std::make_unique<ColumnFfts<Real>>(x_box.extent(0), x_columns, FFTW_BACKWARD,
-                                                   flags_);
-  planned = planned && x_backward_->planned();
+  if (!whole_3d_) {
+    x_backward_ =
+        std::make_unique<ColumnFfts<Real>>(x_box.extent(0), x_columns, FFTW_BACKWARD, flags_);
+    planned = planned && x_backward_->planned();
+  }
 
   // Out of place, whole box: the forward z transform (y and z on a slab) from the caller's
   // array into work0_, and the backward one from the last work array into the caller's.
@@ -106,7 +110,9 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   auto whole = [&](const Box& b, int sign, typename F::complex* in, typename F::complex* out) {
     if (b.empty()) return static_cast<void*>(nullptr);
     std::vector<Iodim<Real>> dims, how;
-    if (slab_2d_) {  // y and z at once: one 2D transform per x-plane
+    if (whole_3d_) {
+      line_dims<Real>(b, -1, -1, 0, 0, how, dims);
+    } else if (slab_2d_) {  // y and z at once: one 2D transform per x-plane
       line_dims<Real>(b, 0, -1, 0, 0, how, dims);
     } else {
       line_dims<Real>(b, 2, -1, 0, 0, dims, how);
@@ -136,7 +142,13 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
     const int nr = static_cast<int>(o.n[2]), nc = static_cast<int>(n[2]);
     std::vector<Iodim<Real>> r2c_dims{{nr, 1, 1}}, c2r_dims{{nr, 1, 1}};
     Iodim<Real> r2c_how{rows, nr, nc}, c2r_how{rows, nc, nr};
-    if (slab_2d_) {
+    if (whole_3d_) {
+      const int nx = static_cast<int>(n[0]);
+      r2c_dims = {{nx, ny * nr, ny * nc}, {ny, nr, nc}, {nr, 1, 1}};
+      c2r_dims = {{nx, ny * nc, ny * nr}, {ny, nc, nr}, {nr, 1, 1}};
+      r2c_how = {1, 0, 0};
+      c2r_how = {1, 0, 0};
+    } else if (slab_2d_) {
       r2c_dims = {{ny, nr, nc}, {nr, 1, 1}};
       c2r_dims = {{ny, nc, nr}, {nr, 1, 1}};
       r2c_how = {planes, ny * nr, ny * nc};
@@ -196,7 +208,8 @@ void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, int from, int to, int cut
     Box within = Box::everything();
     within.lo[static_cast<std::size_t>(cut)] = source.lo[static_cast<std::size_t>(cut)] + lo;
     within.hi[static_cast<std::size_t>(cut)] = source.lo[static_cast<std::size_t>(cut)] + hi;
-    if (!step.local) step.parts.emplace_back(comm, source, target, within, sizeof(Complex), backend);
+    if (!step.local)
+      step.parts.emplace_back(comm, source, target, within, sizeof(Complex), backend);
     // The transform of stage s runs along axis 2 - s.
     if (before_stage >= 0) {
       step.before.push_back(
@@ -282,9 +295,9 @@ bool same_alignment(const void* a, const void* b) {
 // An out-of-place whole-box plan made from `planned_in` to `planned_out`, run from `in` to
 // `out`; through the planned arrays (a copy) where the alignments differ from theirs.
 template <typename Real>
-void Fft3d<Real>::run_out_of_place(void* plan, const Complex* in, Complex* out,
-                                   Complex* planned_in, Complex* planned_out,
-                                   std::size_t count_in, std::size_t count_out) {
+void Fft3d<Real>::run_out_of_place(void* plan, const Complex* in, Complex* out, Complex* planned_in,
+                                   Complex* planned_out, std::size_t count_in,
+                                   std::size_t count_out) {
   if (plan == nullptr) return;
   const bool copy_in = !same_alignment<Real>(in, planned_in);
   const bool copy_out = !same_alignment<Real>(out, planned_out);
@@ -320,8 +333,9 @@ void Fft3d<Real>::forward_from_z(Complex* out) {
 template <typename Real>
 void Fft3d<Real>::forward(const Complex* in, Complex* out) {
   const auto count = static_cast<std::size_t>(boxes_[0].count());
-  run_out_of_place(entry_plan_, in, work0_.data(), work1_.data(), work0_.data(), count, count);
-  forward_from_z(out);
+  run_out_of_place(entry_plan_, in, whole_3d_ ? out : work0_.data(), work1_.data(), work0_.data(),
+                   count, count);
+  if (!whole_3d_) forward_from_z(out);
 }
 
 template <typename Real>
@@ -334,11 +348,18 @@ void Fft3d<Real>::forward(const Real* in, Complex* out) {
       std::copy(in, in + real_box_.count(), real_work_.data());
       from = real_work_.data();
     }
+    // The whole grid's spectrum goes straight into the caller's array where FFTW allows it.
+    const bool direct = whole_3d_ && same_alignment<Real>(out, work0_.data());
     const double t0 = MPI_Wtime();
-    Fftw<Real>::execute_r2c(reinterpret_cast<typename Fftw<Real>::plan>(r2c_plan_),
-                            const_cast<Real*>(from),
-                            reinterpret_cast<typename Fftw<Real>::complex*>(work0_.data()));
+    Fftw<Real>::execute_r2c(
+        reinterpret_cast<typename Fftw<Real>::plan>(r2c_plan_), const_cast<Real*>(from),
+        reinterpret_cast<typename Fftw<Real>::complex*>(direct ? out : work0_.data()));
     compute_seconds += MPI_Wtime() - t0;
+    if (direct) return;
+  }
+  if (whole_3d_) {
+    std::copy_n(work0_.data(), boxes_[0].count(), out);
+    return;
   }
   forward_from_z(out);
 }
@@ -349,7 +370,15 @@ void Fft3d<Real>::forward(const Real* in, Complex* out) {
 template <typename Real>
 typename Fft3d<Real>::Complex* Fft3d<Real>::backward_to_z(const Complex* in) {
   const Real scale = Real(1) / static_cast<Real>(total_);
-  columns(*x_backward_, in, xy_.local ? work1_.data() : work0_.data(), scale);
+  Complex* x = xy_.local ? work1_.data() : work0_.data();
+  if (x_backward_) {
+    columns(*x_backward_, in, x, scale);
+  } else {  // one 3D plan does every axis: only the 1/N here
+    const double t0 = MPI_Wtime();
+    for (std::int64_t i = 0; i < boxes_[2].count(); ++i)
+      x[i] = in[i] * scale;
+    compute_seconds += MPI_Wtime() - t0;
+  }
   run_step(xy_, work0_.data(), work1_.data());
   if (yz_.parts.empty()) return work1_.data();  // a slab
   run_step(yz_, work1_.data(), work0_.data());

@@ -8,6 +8,7 @@
 // and into it backward, y in place, and x on cache-sized column panels (columns.hpp), which
 // also apply the backward 1/N. With one rank per column (P = 1, a 1 x P grid) the y- and
 // x-pencils are one box: the x panels go from the one array to the other, nothing exchanged.
+// On one rank (unpipelined) the whole transform is one 3D FFTW plan each way.
 // Pipelined (Options::chunks > 1): each transpose goes in chunks along the axis both of its
 // sides hold whole (x between z- and y-pencils, z between y- and x-pencils), and the 1D
 // transforms beside it run on the same chunks, so that one chunk's exchange is in flight
@@ -127,7 +128,8 @@ class Fft3d {
   std::unique_ptr<ColumnFfts<Real>> x_forward_, x_backward_;
   std::vector<void*> step_plans_;  // every Lines plan, to destroy
   std::int64_t total_ = 1;
-  bool slab_2d_ = false;  // stage 0 transforms y and z (2D plans); stage 1 has none
+  bool slab_2d_ = false;   // stage 0 transforms y and z (2D plans); stage 1 has none
+  bool whole_3d_ = false;  // one rank: stage 0 transforms all three axes (3D plans)
 };
 
 }  // namespace a2a::fft

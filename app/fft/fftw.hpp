@@ -36,13 +36,14 @@ struct Fftw<double> {
   static void execute_r2c(plan p, double* in, complex* out) { fftw_execute_dft_r2c(p, in, out); }
   static void execute_c2r(plan p, complex* in, double* out) { fftw_execute_dft_c2r(p, in, out); }
   static plan many(int rank, const int* n, int howmany, complex* in, const int* inembed,
-                   int istride, int idist, complex* out, const int* onembed, int ostride,
-                   int odist, int sign, unsigned flags) {
-    return fftw_plan_many_dft(rank, n, howmany, in, inembed, istride, idist, out, onembed,
-                              ostride, odist, sign, flags);
+                   int istride, int idist, complex* out, const int* onembed, int ostride, int odist,
+                   int sign, unsigned flags) {
+    return fftw_plan_many_dft(rank, n, howmany, in, inembed, istride, idist, out, onembed, ostride,
+                              odist, sign, flags);
   }
   static std::complex<double>* allocate(std::size_t n) {
-    auto* p = reinterpret_cast<std::complex<double>*>(fftw_alloc_complex(std::max<std::size_t>(n, 1)));
+    auto* p =
+        reinterpret_cast<std::complex<double>*>(fftw_alloc_complex(std::max<std::size_t>(n, 1)));
     if (p == nullptr) throw std::bad_alloc();
     return p;
   }
@@ -73,13 +74,14 @@ struct Fftw<float> {
   static void execute_r2c(plan p, float* in, complex* out) { fftwf_execute_dft_r2c(p, in, out); }
   static void execute_c2r(plan p, complex* in, float* out) { fftwf_execute_dft_c2r(p, in, out); }
   static plan many(int rank, const int* n, int howmany, complex* in, const int* inembed,
-                   int istride, int idist, complex* out, const int* onembed, int ostride,
-                   int odist, int sign, unsigned flags) {
-    return fftwf_plan_many_dft(rank, n, howmany, in, inembed, istride, idist, out, onembed,
-                              ostride, odist, sign, flags);
+                   int istride, int idist, complex* out, const int* onembed, int ostride, int odist,
+                   int sign, unsigned flags) {
+    return fftwf_plan_many_dft(rank, n, howmany, in, inembed, istride, idist, out, onembed, ostride,
+                               odist, sign, flags);
   }
   static std::complex<float>* allocate(std::size_t n) {
-    auto* p = reinterpret_cast<std::complex<float>*>(fftwf_alloc_complex(std::max<std::size_t>(n, 1)));
+    auto* p =
+        reinterpret_cast<std::complex<float>*>(fftwf_alloc_complex(std::max<std::size_t>(n, 1)));
     if (p == nullptr) throw std::bad_alloc();
     return p;
   }
