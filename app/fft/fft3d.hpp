@@ -8,7 +8,8 @@
 // and into it backward, y in place, and x on cache-sized column panels (columns.hpp), which
 // also apply the backward 1/N. With one rank per column (P = 1, a 1 x P grid) the y- and
 // x-pencils are one box: the x panels go from the one array to the other, nothing exchanged.
-// On one rank (unpipelined) the whole transform is one 3D FFTW plan each way.
+// On one rank (unpipelined) the whole transform is one 3D FFTW plan each way, in place on the
+// caller's output after a copy.
 // Pipelined (Options::chunks > 1): each transpose goes in chunks along the axis both of its
 // sides hold whole (x between z- and y-pencils, z between y- and x-pencils), and the 1D
 // transforms beside it run on the same chunks, so that one chunk's exchange is in flight
@@ -104,6 +105,7 @@ class Fft3d {
   void run_step(Step& step, Complex* in, Complex* out);
   void run_out_of_place(void* plan, const Complex* in, Complex* out, Complex* planned_in,
                         Complex* planned_out, std::size_t count_in, std::size_t count_out);
+  void run_in_place(void* plan, Complex* array, std::size_t count);
   void columns(const ColumnFfts<Real>& fft, const Complex* in, Complex* out, Real scale);
   std::vector<const Redistribution*> transposes() const;
   void forward_from_z(Complex* out);  // work0_ holds the z-transformed z-pencils
