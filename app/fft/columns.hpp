@@ -25,7 +25,6 @@ class ColumnFfts {
   using Complex = std::complex<Real>;
   using F = Fftw<Real>;
 
-  ColumnFfts() = default;
   ColumnFfts(std::int64_t len, std::int64_t cols, int sign, unsigned flags)
       : len_(len), cols_(cols), width_(width_for(len, cols)) {
     if (len == 0 || cols == 0) return;
@@ -35,19 +34,9 @@ class ColumnFfts {
   }
   ~ColumnFfts() { release(); }
   ColumnFfts(const ColumnFfts&) = delete;
-  ColumnFfts& operator=(ColumnFfts&& o) noexcept {
-    release();
-    len_ = o.len_, cols_ = o.cols_, width_ = o.width_;
-    scratch_ = std::move(o.scratch_);
-    full_ = std::exchange(o.full_, nullptr);
-    tail_ = std::exchange(o.tail_, nullptr);
-    return *this;
-  }
-
   bool planned() const {
     return len_ == 0 || cols_ == 0 || (full_ != nullptr && (cols_ % width_ == 0 || tail_));
   }
-  bool empty() const { return len_ == 0 || cols_ == 0; }
 
   // dst = FFT(src) along the columns, times `scale`; dst may be src.
   void run(const Complex* src, Complex* dst, Real scale = 1) const {
