@@ -130,11 +130,11 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
     exit_plan_ = whole(boxes_[0], FFTW_BACKWARD, data, data);
   } else if (!o.r2c) {
     entry_plan_ = whole(boxes_[0], FFTW_FORWARD, other, data);
-    // The backward z transform's input: work1_ on a slab, work0_ after y -> z.
+    // The backward z transform's input: work1_ on a slab, work0_ after y -> z (the array
+    // backward_to_z returns).
     if (yz_.after.empty()) {
-      exit_from_ = yz_.parts.empty() ? 1 : 0;
-      exit_plan_ = exit_from_ == 1 ? whole(boxes_[0], FFTW_BACKWARD, other, data)
-                                   : whole(boxes_[0], FFTW_BACKWARD, data, other);
+      exit_plan_ = yz_.parts.empty() ? whole(boxes_[0], FFTW_BACKWARD, other, data)
+                                     : whole(boxes_[0], FFTW_BACKWARD, data, other);
     }
   }
   if (o.r2c && !real_box_.empty()) {
@@ -327,6 +327,16 @@ void Fft3d<Real>::run_in_place(void* plan, Complex* array, std::size_t count) {
   if (copy) std::copy_n(work0_.data(), count, array);
 }
 
+// out = in / N, timed with the transforms (it stands in for the x panels' scaling).
+template <typename Real>
+void Fft3d<Real>::scaled_copy(const Complex* in, Complex* out, std::size_t count) {
+  const double t0 = MPI_Wtime();
+  const Real scale = Real(1) / static_cast<Real>(total_);
+  for (std::size_t i = 0; i < count; ++i)
+    out[i] = in[i] * scale;
+  compute_seconds += MPI_Wtime() - t0;
+}
+
 template <typename Real>
 void Fft3d<Real>::columns(const ColumnFfts<Real>& fft, const Complex* in, Complex* out,
                           Real scale) {
@@ -394,10 +404,7 @@ typename Fft3d<Real>::Complex* Fft3d<Real>::backward_to_z(const Complex* in) {
   if (x_backward_) {
     columns(*x_backward_, in, x, scale);
   } else {  // one 3D plan does every axis: only the 1/N here
-    const double t0 = MPI_Wtime();
-    for (std::int64_t i = 0; i < boxes_[2].count(); ++i)
-      x[i] = in[i] * scale;
-    compute_seconds += MPI_Wtime() - t0;
+    scaled_copy(in, x, static_cast<std::size_t>(boxes_[2].count()));
   }
   run_step(xy_, work0_.data(), work1_.data());
   if (yz_.parts.empty()) return work1_.data();  // a slab
@@ -409,20 +416,18 @@ template <typename Real>
 void Fft3d<Real>::backward(const Complex* in, Complex* out) {
   const auto count = static_cast<std::size_t>(boxes_[0].count());
   if (whole_3d_) {
-    const Real scale = Real(1) / static_cast<Real>(total_);
-    for (std::size_t i = 0; i < count; ++i)
-      out[i] = in[i] * scale;
+    scaled_copy(in, out, count);
     run_in_place(exit_plan_, out, count);
     return;
   }
-  const Complex* z = backward_to_z(in);
+  Complex* z = backward_to_z(in);
   if (exit_plan_ == nullptr) {  // transformed along z already (or nothing to do here)
     std::copy_n(z, count, out);
     return;
   }
-  Complex* from = exit_from_ == 1 ? work1_.data() : work0_.data();
-  Complex* to = exit_from_ == 1 ? work0_.data() : work1_.data();
-  run_out_of_place(exit_plan_, z, out, from, to, count, count);
+  // Planned from z's work array into the other one.
+  Complex* other = z == work1_.data() ? work0_.data() : work1_.data();
+  run_out_of_place(exit_plan_, z, out, z, other, count, count);
 }
 
 template <typename Real>
@@ -444,7 +449,7 @@ std::string Fft3d<Real>::backends() const {
     return r.plan().name() + (r.uniform() ? " (uniform)" : " (vector)");
   };
   auto first = [&](const Step& step) {
-    return step.parts.empty() || step.local ? std::string("local") : name(step.parts.front());
+    return step.parts.empty() ? std::string("local") : name(step.parts.front());
   };
   std::string s = first(zy_) + ", " + first(yx_);
   if (yx_.parts.size() > 1) s += ", in " + std::to_string(yx_.parts.size()) + " chunks";

@@ -106,6 +106,7 @@ class Fft3d {
   void run_out_of_place(void* plan, const Complex* in, Complex* out, Complex* planned_in,
                         Complex* planned_out, std::size_t count_in, std::size_t count_out);
   void run_in_place(void* plan, Complex* array, std::size_t count);
+  void scaled_copy(const Complex* in, Complex* out, std::size_t count);
   void columns(const ColumnFfts<Real>& fft, const Complex* in, Complex* out, Real scale);
   std::vector<const Redistribution*> transposes() const;
   void forward_from_z(Complex* out);  // work0_ holds the z-transformed z-pencils
@@ -122,10 +123,9 @@ class Fft3d {
   void* r2c_plan_ = nullptr;
   void* c2r_plan_ = nullptr;
   // Whole-box plans out of place: forward z (a slab's y and z) from work1_ into work0_, and
-  // backward z from work array exit_from_ into the other, run on the caller's arrays.
+  // backward z from the array backward_to_z returns into the other, run on the caller's.
   void* entry_plan_ = nullptr;
   void* exit_plan_ = nullptr;
-  int exit_from_ = 0;
   // The x transforms on column panels (forward: none when the y <-> x step is pipelined).
   std::unique_ptr<ColumnFfts<Real>> x_forward_, x_backward_;
   std::vector<void*> step_plans_;  // every Lines plan, to destroy
