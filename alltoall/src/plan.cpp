@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "a2a/alltoall.hpp"
+#include "a2a/buffer.hpp"
 #include "a2a/registry.hpp"
 #include "a2a/spec.hpp"
 #include "detail/datatype.hpp"
@@ -434,7 +435,7 @@ class StagedPlan final : public PlanImpl {
   std::unique_ptr<PlanImpl> inner_;
   TypedSide send_, recv_;
   VectorLayout layout_;
-  std::vector<std::byte> send_stage_, recv_stage_;
+  ByteBuffer send_stage_, recv_stage_;
   std::byte* recv_at_ = nullptr;  // between start() and finish()
 };
 

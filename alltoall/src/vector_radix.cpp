@@ -29,7 +29,7 @@ std::size_t escape_from() {
 }
 
 // Grows a scratch vector geometrically (per-call mode: allocate rarely, keep it).
-void grow(std::vector<std::byte>& v, std::size_t bytes) {
+void grow(ByteBuffer& v, std::size_t bytes) {
   if (v.size() < bytes) v.resize(std::max(bytes, v.size() + v.size() / 2));
 }
 

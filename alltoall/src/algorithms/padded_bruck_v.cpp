@@ -9,6 +9,7 @@
 // Cost: that of tra with S = max block: K(P, r) rounds, D(P, r) max-size blocks.
 #include <cstring>
 
+#include "a2a/buffer.hpp"
 #include "detail/algorithms.hpp"
 #include "detail/plan.hpp"
 #include "detail/radix.hpp"
@@ -50,7 +51,7 @@ class Padded {
  private:
   std::size_t rank_, procs_;
   RadixExchange exchange_;
-  std::vector<std::byte> work_;  // padding bytes are never read by the receiver
+  ByteBuffer work_;  // padding bytes are never read by the receiver
 };
 
 class PaddedPlan final : public PlanImpl {

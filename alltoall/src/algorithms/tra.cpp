@@ -12,6 +12,7 @@
 // posted together and completed with one wait ('all': the r-1 rounds of a digit at once).
 #include <cstring>
 
+#include "a2a/buffer.hpp"
 #include "detail/algorithms.hpp"
 #include "detail/p2p.hpp"
 #include "detail/radix.hpp"
@@ -50,7 +51,7 @@ class TraPlan final : public PlanImpl {
 
  private:
   std::size_t rank_, procs_, block_;
-  std::vector<std::byte> work_;
+  ByteBuffer work_;
   RadixExchange exchange_;
 };
 

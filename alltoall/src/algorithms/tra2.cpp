@@ -16,6 +16,7 @@
 // `window` (beyond the paper, default 1): rounds of one digit in flight, in both phases.
 #include <cstring>
 
+#include "a2a/buffer.hpp"
 #include "a2a/topology.hpp"
 #include "detail/algorithms.hpp"
 #include "detail/radix.hpp"
@@ -82,7 +83,7 @@ class Tra2Plan final : public PlanImpl {
  private:
   NodeTopology topology_;
   std::size_t q_, n_, local_, node_, block_;
-  std::vector<std::byte> work_intra_, work_inter_;
+  ByteBuffer work_intra_, work_inter_;
   RadixExchange intra_, inter_;
 };
 

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "a2a/buffer.hpp"
 #include "detail/context.hpp"
 #include "detail/p2p.hpp"
 #include "detail/plan_impl.hpp"
@@ -80,7 +81,7 @@ class RadixExchange {
   std::vector<std::pair<std::size_t, std::size_t>> windows_;
   // Per window, the blocks staged for sending (multi-run rounds) and for receiving (all).
   std::size_t most_send_blocks_ = 0, most_recv_blocks_ = 0, staged_for_ = 0;
-  std::vector<std::byte> send_tmp_, recv_tmp_;
+  ByteBuffer send_tmp_, recv_tmp_;
   std::vector<const std::byte*> send_from_;  // per round of the current window
   Requests requests_;
 };

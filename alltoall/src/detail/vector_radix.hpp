@@ -28,6 +28,7 @@
 #include <memory>
 #include <vector>
 
+#include "a2a/buffer.hpp"
 #include "detail/context.hpp"
 #include "detail/p2p.hpp"
 #include "detail/plan_impl.hpp"
@@ -95,13 +96,13 @@ class VectorRadixExchange {
   std::vector<std::size_t> last_round_;  // the round in which each position arrives for good
   std::vector<Entry> eit_;
   std::vector<std::size_t> slot_offset_, slot_bytes_;  // arena slot of each position
-  std::vector<std::byte> arena_, overflow_;
+  ByteBuffer arena_, overflow_;
   std::size_t overflow_used_ = 0;  // planning: high-water mark of the overflow buffer
   bool planning_ = false;
   std::vector<std::pair<std::size_t, std::size_t>> free_;  // overflow free list: (offset, bytes)
 
   // Per call: the merged messages of a window and their sizes.
-  std::vector<std::byte> send_msg_, recv_msg_;
+  ByteBuffer send_msg_, recv_msg_;
   std::vector<std::uint32_t> size_out_, size_in_;
   std::vector<std::uint64_t> wide_out_, wide_in_;
   std::vector<std::size_t> msg_offset_in_, msg_offset_out_;
@@ -111,7 +112,7 @@ class VectorRadixExchange {
   std::size_t input0_offset_ = 0, output0_offset_ = 0, own_bytes_ = 0;
   std::vector<const std::byte*> send_from_;
   std::vector<std::byte*> recv_into_;
-  std::vector<std::byte> send_stage_, recv_stage_;
+  ByteBuffer send_stage_, recv_stage_;
 
   Requests requests_;
 };
