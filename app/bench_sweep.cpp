@@ -18,6 +18,7 @@
 #include "a2a/registry.hpp"
 #include "a2a/spec.hpp"
 #include "core/distribution.hpp"
+#include "core/memory.hpp"
 #include "core/pattern.hpp"
 #include "core/records.hpp"
 #include "core/stats.hpp"
@@ -158,12 +159,7 @@ BenchResult bench_sweep(const Session& session, const BenchConfig& config,
   const bool all = config.all();
   const std::vector<std::string> specs = config.backends();
   const int P = session.procs, me = session.rank;
-  if (config.check && simulation_fold_threshold() > 0) {
-    throw Error(
-        "bench: --check cannot verify exchanges whose buffers SimGrid folds "
-        "(smpi/auto-shared-malloc-thresh, scripts/simulate --shared-buffers): every "
-        "rank writes the same memory");
-  }
+  refuse_check_on_folded_buffers(config.check, "bench --check");
   BenchResult result;
 
   for (std::size_t si = 0; si < sizes.size(); ++si) {

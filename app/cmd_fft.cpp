@@ -94,6 +94,7 @@ int run(const Session& session, const Settings& s) {
   o.chunks = s.chunks;
   o.fftw_flags = fft::fftw_flags_of(s.fftw_plan);
   const fft::Wisdom wisdom(session.comm, s.wisdom, s.fftw_plan);
+  refuse_check_on_folded_buffers(s.check != "none", "fft --check " + s.check);
   check_memory(
       session.comm,
       fft_memory(o.n, session.procs, s.check == "serial" || planewave, sizeof(std::complex<Real>)),

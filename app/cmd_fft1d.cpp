@@ -59,6 +59,7 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
       throw Error("--points " + std::to_string(s->points) + " = " + std::to_string(n1) + " x " +
                   std::to_string(n2) + ": each factor must be at most 2147483647 (FFTW's int)");
     }
+    refuse_check_on_folded_buffers(s->check == "serial", "fft1d --check serial");
     check_memory(session.comm, fft::fft1d_memory(s->points, session.procs, s->check == "serial"),
                  "fft1d of " + std::to_string(s->points) + " points");
     const fft::Wisdom wisdom(session.comm, s->wisdom, s->fftw_plan);

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "core/memory.hpp"
 #include "core/records.hpp"
 #include "core/stats.hpp"
 #include "is/npb_is.hpp"
@@ -42,6 +43,7 @@ Runner setup_is(CLI::App& app, const Session& session) {
   return [session, opt]() {
     opt->run.class_name = opt->class_name[0];
     const is::ClassParams& c = is::class_params(opt->run.class_name);
+    refuse_check_on_folded_buffers(true, "is (the NPB verification)");
     const is::Result r = is::run(opt->run, session.comm);
     const double mops = r.time_s > 0 ? static_cast<double>(opt->run.iterations) *
                                            static_cast<double>(c.total_keys()) / r.time_s / 1e6

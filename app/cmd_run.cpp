@@ -211,6 +211,10 @@ void validate(const Session& session, const Experiment& e) {
                              : e.type == Type::fft1d ? e.table.at("points")
                                                      : e.table;
   const std::string what = std::string(deck::to_string(e.type)) + " '" + e.name + "'";
+  const bool verifies = e.type == Type::fft     ? e.fft_check != "none"
+                        : e.type == Type::model ? false
+                                                : e.check || e.type == Type::is;
+  at_line(where, "", [&] { refuse_check_on_folded_buffers(verifies, what); });
   switch (e.type) {
     case Type::bench:
       at_line(where, "",

@@ -7,7 +7,8 @@
    (nothing is computed in the simulation, so what the buffers hold cannot change a time).
 2. Folding must take effect: a run whose buffers total about 0.9 GiB over all ranks must peak
    at less than a quarter of the private memory of the same run unfolded.
-3. --check with folded buffers is refused with a clear message (the contents are shared).
+3. Every check on folded buffers (bench --check, fft and fft1d --check serial, NPB IS, a deck)
+   is refused with a clear message (the contents are shared).
 
 usage: shared_buffers.py SIMULATE WORKDIR
 """
@@ -98,12 +99,23 @@ if plain_kib < 512 * 1024 or folded_kib * 4 > plain_kib:
     failures.append(f"folding did not cut the private memory to a quarter ({folded_kib} KiB folded, "
                     f"{plain_kib} KiB unfolded)")
 
-# --check on folded buffers: a clear error, not a wrong verdict.
-proc = subprocess.run([simulate, "dragonfly", "-np", "4", "--shared-buffers", "1024", "--",
-                       "bench", "--algorithms", "linear", "--sizes", "4096", "--check"],
-                      capture_output=True, text=True)
-if proc.returncode == 0 or "cannot verify exchanges whose buffers SimGrid folds" not in proc.stderr + proc.stdout:
-    failures.append(f"--check with folded buffers: exit {proc.returncode}, output:\n{proc.stdout}{proc.stderr}")
+# Every check on folded buffers: a clear error, not a wrong verdict (bench, the FFTs, NPB IS,
+# and a deck, refused before anything runs).
+refusals = [
+    ("dragonfly", ["bench", "--algorithms", "linear", "--sizes", "4096", "--check"], "bench --check"),
+    ("dragonfly", ["fft", "--grid", "16x16x16", "--backend", "tra", "--iters", "1"], "fft --check serial"),
+    ("dragonfly", ["fft1d", "--points", "4096", "--backend", "tra", "--iters", "1"], "fft1d --check serial"),
+    ("dragonfly", ["is", "--class", "S", "--backend", "sloav"], "is (the NPB verification)"),
+    ("dragonfly", ["run", str(pathlib.Path(__file__).resolve().parents[1] / "inputs" / "tra-vs-mpi.toml"),
+                   "--output", "none"], "cannot verify"),
+]
+for platform, args, what in refusals:
+    proc = subprocess.run([simulate, platform, "-np", "4", "--shared-buffers", "1024", "--", *args],
+                          capture_output=True, text=True)
+    said = proc.stdout + proc.stderr
+    if proc.returncode == 0 or what not in said or "cannot verify exchanges whose buffers SimGrid folds" not in said:
+        failures.append(f"{' '.join(args)} with folded buffers: exit {proc.returncode}, output:\n{said}")
+print(f"{len(refusals)} checks on folded buffers refused")
 
 for f in failures:
     print("FAILED:", f)

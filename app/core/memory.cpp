@@ -8,6 +8,7 @@
 #include <fstream>
 #include <limits>
 
+#include "a2a/buffer.hpp"
 #include "a2a/error.hpp"
 
 namespace a2a::app {
@@ -17,7 +18,8 @@ constexpr std::uint64_t kUnlimited = std::numeric_limits<std::uint64_t>::max();
 
 // A cgroup memory limit (v2 memory.max, else v1 memory.limit_in_bytes), or kUnlimited.
 std::uint64_t cgroup_limit() {
-  for (const char* path : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+  for (const char* path :
+       {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
     std::ifstream in(path);
     std::string text;
     if (!(in >> text) || text == "max") continue;
@@ -73,8 +75,18 @@ void check_memory(MPI_Comm comm, std::uint64_t bytes_per_rank, const std::string
   MPI_Allreduce(MPI_IN_PLACE, need, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
   const std::uint64_t most = need[0], smallest = ~need[1];
   if (most <= smallest / 10 * 8) return;
-  throw Error(what + " needs about " + bytes_text(most) + " per rank (estimate), more than 80% of "
-              "the " + bytes_text(smallest) + " a rank may use here");
+  throw Error(what + " needs about " + bytes_text(most) +
+              " per rank (estimate), more than 80% of "
+              "the " +
+              bytes_text(smallest) + " a rank may use here");
+}
+
+void refuse_check_on_folded_buffers(bool verifies, const std::string& what) {
+  if (!verifies || simulation_fold_threshold() == 0) return;
+  throw Error(what +
+              " cannot verify exchanges whose buffers SimGrid folds "
+              "(smpi/auto-shared-malloc-thresh, scripts/simulate --shared-buffers): every rank "
+              "writes the same memory");
 }
 
 }  // namespace a2a::app

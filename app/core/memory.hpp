@@ -19,6 +19,11 @@ std::uint64_t memory_per_rank(MPI_Comm comm);
 // exceeds 80% of what its node allows per rank. `what` names the work ("fft 2048x2048x2048").
 void check_memory(MPI_Comm comm, std::uint64_t bytes_per_rank, const std::string& what);
 
+// Throws the same a2a::Error on every rank when `verifies` and SimGrid folds the exchange
+// buffers (a2a/buffer.hpp, scripts/simulate --shared-buffers): every rank then writes the
+// same memory, so a check would fail for no fault of the exchange. `what` names the check.
+void refuse_check_on_folded_buffers(bool verifies, const std::string& what);
+
 // "1.5 GiB": a byte count for messages.
 std::string bytes_text(std::uint64_t bytes);
 
