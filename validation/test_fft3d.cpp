@@ -58,19 +58,19 @@ struct Placed {
 };
 
 void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, bool r2c,
-           std::size_t offset) {
+           std::size_t offset, const std::string& backend) {
   const int P = h.procs();
   a2a::fft::Options o;
   o.n = n;
   o.p1 = p1;
   o.p2 = P / p1;
   o.r2c = r2c;
-  o.backend = "linear";
+  o.backend = backend;
   a2a::fft::Fft3d<double> fft(h.comm(), o);
   const std::string what = std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
                            std::to_string(n[2]) + (r2c ? " r2c" : " c2c") + " grid " +
                            std::to_string(o.p1) + "x" + std::to_string(o.p2) + ", input at +" +
-                           std::to_string(offset) + " B";
+                           std::to_string(offset) + " B, " + backend;
   const std::size_t total = static_cast<std::size_t>(n[0] * n[1] * n[2]);
   const std::int64_t nc = r2c ? n[2] / 2 + 1 : n[2];
   const std::array<std::int64_t, 3> spectrum_n{n[0], n[1], nc};
@@ -133,13 +133,15 @@ int main(int argc, char** argv) {
     a2a::test::Harness h("test_fft3d");
     const int P = h.procs();
     // Offsets 0 (FFTW's alignment: the out-of-place entry plans) and 8 (misaligned for SIMD:
-    // the copy).
+    // the copy); the transposes through `linear`, and at offset 0 also through
+    // `shared_window` (packed straight into the peers' memory, Redistribution::execute_direct).
     for (const std::array<std::int64_t, 3> n :
          {std::array<std::int64_t, 3>{12, 10, 9}, std::array<std::int64_t, 3>{7, 16, 6}}) {
       for (int p1 : {P, 1}) {
         for (bool r2c : {false, true}) {
           for (std::size_t offset : {0, 8})
-            check(h, n, p1, r2c, offset);
+            check(h, n, p1, r2c, offset, "linear");
+          check(h, n, p1, r2c, 0, "shared_window");
         }
       }
     }

@@ -1,7 +1,8 @@
 // a2a::Redistribution: slab (x-slabs -> y-slabs on the world communicator) and pencil
 // (z -> y on the row communicator, y -> x on the column communicator) redistributions for
 // grids that divide evenly and grids that do not, complex double and complex float, through
-// several backends (a uniform-only one where the grid divides, vector ones everywhere). Every
+// several backends (a uniform-only one where the grid divides, vector ones everywhere, and the
+// single-copy shared_window, whose pack writes into the peers' memory). Every
 // element of the output must equal a closed-form function of its global index; then the way
 // back must restore the input.
 #include <complex>
@@ -48,7 +49,11 @@ void check_pair(a2a::test::Harness& h, MPI_Comm comm, const Box& in, const Box& 
     back.execute(result.data(), again.data());
     h.expect(again == input, what + " " + backend + ": the way back restores the input");
   }
-  if (direct_receive) {
+  if (backend == "shared_window") {
+    // Single copy: the pack writes into the peers' memory, whatever the layout.
+    h.expect(forward.plan().direct() && !forward.packs_in_place() && !forward.unpacks_in_place(),
+             what + " " + backend + ": packed straight into the peers' windows");
+  } else if (direct_receive) {
     h.expect(forward.unpacks_in_place() && back.packs_in_place(),
              what + " " + backend + ": no unpack there, no pack on the way back");
   }
@@ -79,7 +84,8 @@ int main(int argc, char** argv) {
       const std::string grid =
           std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" + std::to_string(n[2]);
       const bool divisible_slab = n[0] % P == 0 && n[1] % P == 0;
-      std::vector<std::string> backends = {"auto", "pairwise", "sloav", "tra_v:r=2"};
+      std::vector<std::string> backends = {"auto", "pairwise", "sloav", "tra_v:r=2",
+                                           "shared_window"};
       if (divisible_slab) backends.push_back("tra");
       // Slabs: x split over P, then y split over P.
       Box xslab{{a2a::block_start(n[0], P, me), 0, 0},
@@ -116,7 +122,7 @@ int main(int argc, char** argv) {
         const Box xpen{{0, y(p1, r1).first, z(p2, r2).first},
                        {n[0], y(p1, r1).second, z(p2, r2).second}};
         const std::string pg = " pencils " + std::to_string(p1) + "x" + std::to_string(p2);
-        for (const std::string b : {"auto", "sloav", "random_sendrecv"}) {
+        for (const std::string b : {"auto", "sloav", "random_sendrecv", "shared_window"}) {
           check_pair<double>(h, row, zpen, ypen, b, grid + pg + " z->y (row)");
           check_pair<double>(h, col, ypen, xpen, b, grid + pg + " y->x (column)", true);
         }
@@ -128,7 +134,7 @@ int main(int argc, char** argv) {
     // The six-step FFT's 2D transpose: rows x cols, rows split -> its transpose, rows split.
     for (const auto& [rows, cols] :
          std::vector<std::pair<std::int64_t, std::int64_t>>{{8, 8}, {7, 13}, {16, 3}, {1, 5}}) {
-      for (const std::string b : {"auto", "tra_v", "pairwise"}) {
+      for (const std::string b : {"auto", "tra_v", "pairwise", "shared_window"}) {
         a2a::Transpose2d t(h.comm(), rows, cols, sizeof(std::complex<double>), b);
         const auto [r0, r1] = t.rows_before();
         const auto [c0, c1] = t.rows_after();

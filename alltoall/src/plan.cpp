@@ -544,6 +544,31 @@ bool Plan::overlaps() const {
   return state_->impl->overlaps();
 }
 
+bool Plan::direct() const {
+  return state_->impl->direct();
+}
+
+void Plan::begin_direct() {
+  if (!direct()) throw Error("a2a::Plan::begin_direct: '" + state_->name + "' is not single-copy");
+  if (state_->started) throw Error("a2a::Plan::begin_direct: an exchange is in progress");
+  state_->counters = Counters{};
+  state_->impl->begin_direct(state_->counters);
+  state_->started = true;
+}
+
+std::byte* Plan::direct_target(int peer) {
+  if (!state_->started || !direct() || peer < 0 || peer >= state_->procs) {
+    throw Error("a2a::Plan::direct_target: no begin_direct(), or peer out of range");
+  }
+  return state_->impl->direct_target(peer);
+}
+
+const std::byte* Plan::end_direct() {
+  if (!state_->started || !direct()) throw Error("a2a::Plan::end_direct: no begin_direct()");
+  state_->started = false;
+  return state_->impl->end_direct(state_->counters);
+}
+
 Kind Plan::kind() const {
   return state_->kind;
 }

@@ -2,6 +2,7 @@
 #include "a2a/registry.hpp"
 
 #include "a2a/spec.hpp"
+#include "a2a/topology.hpp"
 #include "detail/algorithms.hpp"
 #include "detail/plan.hpp"
 
@@ -24,6 +25,7 @@ const std::vector<AlgorithmInfo>& registry() {
       detail::describe_sloavx(),
       detail::describe_tra_v(),
       detail::describe_padded_bruck_v(),
+      detail::describe_shared_window(),
       detail::describe_auto(),
   };
   return algorithms;
@@ -63,6 +65,13 @@ std::optional<std::string> check_applicable(const std::string& spec, MPI_Comm co
   ctx.block_bytes = block_bytes;
   ctx.layout = VectorLayout::uniform(procs, block_bytes);
   std::string error = detail::validate(spec, ctx);
+  if (error.empty() && ctx.algorithm->needs_one_node) {
+    const int sharing = ranks_sharing_memory(comm);
+    if (sharing != procs) {
+      error = "backend '" + ctx.algorithm->name + "': needs every rank on one node (" +
+              std::to_string(sharing) + " of " + std::to_string(procs) + " share a node)";
+    }
+  }
   if (error.empty()) return std::nullopt;
   return error;
 }

@@ -6,6 +6,16 @@
 
 namespace a2a {
 
+int ranks_sharing_memory(MPI_Comm comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int sharing = 1;
+  MPI_Comm_size(node, &sharing);
+  MPI_Comm_free(&node);
+  MPI_Allreduce(MPI_IN_PLACE, &sharing, 1, MPI_INT, MPI_MIN, comm);
+  return sharing;
+}
+
 NodeTopology::NodeTopology(MPI_Comm comm, int ranks_per_node) {
   MPI_Comm_size(comm, &procs_);
   MPI_Comm_rank(comm, &rank_);

@@ -112,6 +112,7 @@ Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out, con
         // every output element comes from somewhere exactly once iff the counts add up.
         int rank = 0;
         MPI_Comm_rank(comm, &rank);
+        rank_ = rank;
         bool disjoint = true, same_within = true;
         for (const Box& w : all_boxes(comm, within))
           same_within = same_within && w == within;
@@ -135,10 +136,11 @@ Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out, con
         }
         return make_plan(comm, send_pieces_, recv_pieces_, element_bytes, backend, uniform_);
       }()),
-      send_is_input_(in_place(in_, send_pieces_)),
-      recv_is_output_(in_place(out_, recv_pieces_)),
-      send_(send_is_input_ ? 0 : plan_.send_extent()),
-      recv_(recv_is_output_ ? 0 : plan_.recv_extent()) {}
+      // A single-copy plan reads and writes the arrays itself (execute_direct): no buffers.
+      send_is_input_(!plan_.direct() && in_place(in_, send_pieces_)),
+      recv_is_output_(!plan_.direct() && in_place(out_, recv_pieces_)),
+      send_(send_is_input_ || plan_.direct() ? 0 : plan_.send_extent()),
+      recv_(recv_is_output_ || plan_.direct() ? 0 : plan_.recv_extent()) {}
 
 // True when every piece already sits in the array where the packed buffer would hold it: each
 // piece is one contiguous run of the row-major array (full along the faster axes, one index
@@ -165,10 +167,9 @@ bool Redistribution::in_place(const Box& array_box, const std::vector<Piece>& pi
   return true;
 }
 
-// Copies a piece between an array over array_box and its packed row-major form.
-void Redistribution::copy(const Box& array_box, const Piece& piece, const std::byte* from,
-                          std::byte* to, bool into_array) const {
-  const Box& b = piece.box;
+// Copies a piece between an array over array_box and its packed row-major form at `packed`.
+void Redistribution::copy(const Box& array_box, const Box& b, const std::byte* from, std::byte* to,
+                          bool into_array) const {
   if (b.empty()) return;
   const auto e = element_;
   const auto n1 = static_cast<std::size_t>(array_box.extent(1));
@@ -181,7 +182,7 @@ void Redistribution::copy(const Box& array_box, const Piece& piece, const std::b
   const std::int64_t rows_per_run = whole2 ? b.extent(1) : 1;
   const std::int64_t planes_per_run = whole12 ? b.extent(0) : 1;
   const std::size_t run = static_cast<std::size_t>(planes_per_run * rows_per_run * b.extent(2)) * e;
-  std::size_t packed = piece.offset;
+  std::size_t packed = 0;
   for (std::int64_t i = b.lo[0]; i < b.hi[0]; i += planes_per_run) {
     for (std::int64_t j = b.lo[1]; j < b.hi[1]; j += rows_per_run) {
       const std::size_t at = ((static_cast<std::size_t>(i - array_box.lo[0]) * n1 +
@@ -200,7 +201,8 @@ void Redistribution::copy(const Box& array_box, const Piece& piece, const std::b
 
 void Redistribution::pack(const void* in, void* send) const {
   for (const Piece& p : send_pieces_) {
-    copy(in_, p, static_cast<const std::byte*>(in), static_cast<std::byte*>(send), false);
+    copy(in_, p.box, static_cast<const std::byte*>(in), static_cast<std::byte*>(send) + p.offset,
+         false);
   }
 }
 
@@ -210,7 +212,8 @@ void Redistribution::exchange(const void* send, void* recv) {
 
 void Redistribution::unpack(const void* recv, void* out) const {
   for (const Piece& p : recv_pieces_) {
-    copy(out_, p, static_cast<const std::byte*>(recv), static_cast<std::byte*>(out), true);
+    copy(out_, p.box, static_cast<const std::byte*>(recv) + p.offset, static_cast<std::byte*>(out),
+         true);
   }
 }
 
@@ -240,7 +243,35 @@ void Redistribution::complete(void* out) {
   times_.unpack_s += MPI_Wtime() - t0;
 }
 
+// A single-copy plan (shared_window): each piece goes from the input array straight into the
+// peer's memory, and this rank's pieces from its own straight into the output array. Two
+// passes over the data; the exchange between them is a barrier.
+void Redistribution::execute_direct(const void* in, void* out) {
+  const double t0 = MPI_Wtime();
+  plan_.begin_direct();
+  const double t1 = MPI_Wtime();
+  const auto peers = send_pieces_.size();
+  for (std::size_t k = 0; k < peers; ++k) {  // from the next rank on, as the plan's own copy
+    const std::size_t q = (static_cast<std::size_t>(rank_) + k) % peers;
+    if (send_pieces_[q].box.empty()) continue;
+    copy(in_, send_pieces_[q].box, static_cast<const std::byte*>(in),
+         plan_.direct_target(static_cast<int>(q)), false);
+  }
+  const double t2 = MPI_Wtime();
+  const std::byte* received = plan_.end_direct();
+  const double t3 = MPI_Wtime();
+  unpack(received, out);
+  times_.exchange_s += (t1 - t0) + (t3 - t2);
+  times_.pack_s += t2 - t1;
+  times_.unpack_s += MPI_Wtime() - t3;
+}
+
 void Redistribution::execute(const void* in, void* out) {
+  if (plan_.direct()) {
+    execute_direct(in, out);
+    ++times_.calls;
+    return;
+  }
   const auto [send, recv] = prepare(in, out);
   const double t0 = MPI_Wtime();
   exchange(send, recv);
@@ -250,6 +281,10 @@ void Redistribution::execute(const void* in, void* out) {
 }
 
 void Redistribution::start(const void* in, void* out) {
+  if (plan_.direct()) {  // nothing is left in flight: all of it happens here
+    execute_direct(in, out);
+    return;
+  }
   const auto [send, recv] = prepare(in, out);
   const double t0 = MPI_Wtime();
   plan_.start(send, recv);
@@ -258,6 +293,10 @@ void Redistribution::start(const void* in, void* out) {
 }
 
 void Redistribution::finish() {
+  if (plan_.direct()) {
+    ++times_.calls;
+    return;
+  }
   const double t0 = MPI_Wtime();
   plan_.finish();
   times_.exchange_s += MPI_Wtime() - t0;

@@ -91,6 +91,18 @@ class Plan {
   void finish();
   bool overlaps() const;
 
+  // Single-copy plans (`shared_window`, one node) let the caller fuse its own pass over the
+  // data with the exchange: instead of packing a send buffer for execute(), it writes its
+  // block for each peer q (send_counts[q] bytes of the plan's layout) straight to
+  // direct_target(q), between begin_direct() (collective: returns once every peer has read
+  // what the last call left it) and end_direct() (collective: returns this rank's received
+  // data, laid out as execute()'s recv, valid until the next begin_direct()). direct() says
+  // whether the plan is one; the three calls throw for any other.
+  bool direct() const;
+  void begin_direct();
+  std::byte* direct_target(int peer);
+  const std::byte* end_direct();
+
   Kind kind() const;
   int procs() const;
   // The resolved backend, every parameter explicit: "tra:r=3", or "auto->tra:r=3".

@@ -35,6 +35,8 @@ struct AlgorithmInfo {
   std::string source;  // paper and section
   std::string cost;    // rounds and bytes per rank, in words
   std::string summary;
+  // Runs only where every rank of the communicator shares one node's memory (shared_window).
+  bool needs_one_node = false;
 
   // Resolves and range-checks the parameters for this context and throws SpecError if the
   // algorithm cannot serve it. Local: no communication happens here.
@@ -59,7 +61,8 @@ const AlgorithmInfo* find_algorithm(const std::string& name);
 std::vector<std::string> algorithm_names(Kind kind);
 
 // Whether a spec can be planned for (comm, kind) without throwing: the reason if not. Used by
-// `a2a bench --algorithms all` to skip inapplicable entries. Local, no communication.
+// `a2a bench --algorithms all` to skip inapplicable entries. Local, no communication, except
+// for an algorithm that needs_one_node: then collective over comm (one MPI_Comm_split_type).
 std::optional<std::string> check_applicable(const std::string& spec, MPI_Comm comm, Kind kind,
                                             std::size_t block_bytes);
 

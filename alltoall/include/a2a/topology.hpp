@@ -14,6 +14,10 @@
 
 namespace a2a {
 
+// Collective: the fewest ranks of comm that share any one node (MPI_COMM_TYPE_SHARED); the
+// size of comm when every rank shares one node's memory.
+int ranks_sharing_memory(MPI_Comm comm);
+
 class NodeTopology {
  public:
   // Collective over comm. ranks_per_node = 0 detects the real placement; q > 0 emulates nodes

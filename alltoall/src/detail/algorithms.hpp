@@ -24,6 +24,7 @@ AlgorithmInfo describe_random_scatter();
 AlgorithmInfo describe_random_sendrecv();
 AlgorithmInfo describe_random_segmented();
 AlgorithmInfo describe_random_auto();
+AlgorithmInfo describe_shared_window();
 AlgorithmInfo describe_auto();
 
 struct Context;

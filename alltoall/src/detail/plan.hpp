@@ -47,6 +47,10 @@ class DelegatePlan final : public PlanImpl {
   }
   void finish(Counters& c) override { chosen_->impl->finish(c); }
   bool overlaps() const override { return chosen_->impl->overlaps(); }
+  bool direct() const override { return chosen_->impl->direct(); }
+  void begin_direct(Counters& c) override { chosen_->impl->begin_direct(c); }
+  std::byte* direct_target(int peer) override { return chosen_->impl->direct_target(peer); }
+  const std::byte* end_direct(Counters& c) override { return chosen_->impl->end_direct(c); }
   std::string delegate_name() const override { return chosen_->name; }
   std::string delegate_label() const override { return chosen_->label; }
 

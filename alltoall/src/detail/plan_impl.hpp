@@ -24,6 +24,12 @@ class PlanImpl {
   }
   virtual void finish(Counters&) {}
   virtual bool overlaps() const { return false; }
+  // Single-copy plans (shared_window) let the caller write each peer's block into the peer's
+  // memory itself (Plan::begin_direct); the others keep these defaults.
+  virtual bool direct() const { return false; }
+  virtual void begin_direct(Counters&) {}
+  virtual std::byte* direct_target(int) { return nullptr; }
+  virtual const std::byte* end_direct(Counters&) { return nullptr; }
   // A plan that delegates (auto) names what it delegates to; "" keeps the spec's name.
   virtual std::string delegate_name() const { return {}; }
   virtual std::string delegate_label() const { return {}; }

@@ -61,7 +61,9 @@ class Redistribution {
   void unpack(const void* recv, void* out) const;
   // pack + exchange + unpack with the plan's own buffers. Where a side's pieces already lie
   // in the array in packed order (a slab's blocks in rank order), that side's copy is skipped
-  // and the exchange reads from `in` or writes into `out` directly.
+  // and the exchange reads from `in` or writes into `out` directly. With a single-copy backend
+  // (`shared_window`, one node: Plan::begin_direct) the pack writes each piece straight into
+  // the peer's memory and the unpack reads straight from this rank's: two passes in all.
   void execute(const void* in, void* out);
   // execute() in two steps (Plan::start/finish): start() packs and begins the exchange,
   // finish() completes it and unpacks. In between the caller may work on other memory; the
@@ -105,8 +107,9 @@ class Redistribution {
   static Plan make_plan(MPI_Comm comm, const std::vector<Piece>& send,
                         const std::vector<Piece>& recv, std::size_t element_bytes,
                         std::string_view backend, bool& uniform);
-  void copy(const Box& array_box, const Piece& piece, const std::byte* from, std::byte* to,
+  void copy(const Box& array_box, const Box& piece, const std::byte* from, std::byte* to,
             bool into_array) const;
+  void execute_direct(const void* in, void* out);
   bool in_place(const Box& array_box, const std::vector<Piece>& pieces) const;
   // Packs `in` unless that side is in place; returns the buffers the exchange reads and writes.
   std::pair<const void*, void*> prepare(const void* in, void* out);
@@ -114,6 +117,7 @@ class Redistribution {
 
   Box in_, out_;
   std::size_t element_;
+  int rank_ = 0;                                  // in comm (set while the plan is made)
   std::vector<Piece> send_pieces_, recv_pieces_;  // one per peer, in rank order
   bool uniform_ = false;
   Plan plan_;

@@ -1,0 +1,244 @@
+// shared_window: the single-copy exchange of ranks that share memory (one node). Every rank's
+// receive area is its part of an MPI-3 shared-memory window (MPI_Win_allocate_shared, mapped
+// into every rank); each rank copies its block for peer q straight into q's area, at the
+// offset q receives it, and after a barrier copies its own area out into the receive buffer.
+// Not one of the papers' algorithms: it is the on-node transport under them. SLOAVx gathers a
+// node's blocks the same way (sloavx-logarithmic-alltoallv.md, section IV, "a modified Gatherv
+// into shared memory"); here every rank is its own leader. Point-to-point exchanges on one
+// node copy each byte twice (through a bounce buffer) or pin the peer's pages per message
+// (Open MPI's CMA, 2-4 GB/s here against 13 GB/s for memcpy); this copies with memcpy once.
+// A caller that packs (a2a::Redistribution) writes its pieces straight into the peers' areas
+// (Plan::begin_direct), so the exchange itself moves nothing: pack, barrier, unpack.
+// Cost: 0 messages, 2 barriers; every rank writes (P-1) S bytes into the peers' areas and
+// copies P S bytes out of its own. Needs every rank of the communicator on one node; anything
+// else is refused on every rank when the plan is built.
+// Per call (VectorExchange) the receive offsets are not known to the senders: each rank
+// writes its P receive displacements and the area it needs into a header of its own area, the
+// first barrier publishes them, and the window grows (collectively, every rank sees every
+// header) when a rank needs more than it has.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "a2a/topology.hpp"
+#include "detail/algorithms.hpp"
+#include "detail/context.hpp"
+#include "detail/p2p.hpp"
+#include "detail/plan_impl.hpp"
+
+namespace a2a::detail {
+namespace {
+
+// Every rank's area of one shared window, mapped into every rank of comm.
+class SharedAreas {
+ public:
+  SharedAreas(MPI_Comm comm, int procs)
+      : comm_(comm),
+        areas_(static_cast<std::size_t>(procs)),
+        sizes_(static_cast<std::size_t>(procs)) {}
+  ~SharedAreas() { release(); }
+  SharedAreas(const SharedAreas&) = delete;
+
+  // Collective: this rank's area becomes `bytes` (each rank gives its own size).
+  void allocate(std::size_t bytes) {
+    release();
+    // Each rank's area on its own pages, first touched by its owner.
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "alloc_shared_noncontig", "true");
+    void* mine = nullptr;
+    const int code =
+        MPI_Win_allocate_shared(static_cast<MPI_Aint>(bytes), 1, info, comm_, &mine, &win_);
+    MPI_Info_free(&info);
+    check_mpi(code, "MPI_Win_allocate_shared");
+    for (std::size_t q = 0; q < areas_.size(); ++q) {
+      MPI_Aint size = 0;
+      int unit = 1;
+      void* base = nullptr;
+      MPI_Win_shared_query(win_, static_cast<int>(q), &size, &unit, &base);
+      areas_[q] = static_cast<std::byte*>(base);
+      sizes_[q] = static_cast<std::size_t>(size);
+    }
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, win_);
+  }
+  std::byte* area(int q) const { return areas_[static_cast<std::size_t>(q)]; }
+  std::size_t size(int q) const { return sizes_[static_cast<std::size_t>(q)]; }
+  // Every rank's stores before it are seen by every rank's loads after it (the MPI-3 shared
+  // memory model: sync, barrier, sync).
+  void fence() const {
+    MPI_Win_sync(win_);
+    MPI_Barrier(comm_);
+    MPI_Win_sync(win_);
+  }
+
+ private:
+  void release() {
+    if (win_ == MPI_WIN_NULL) return;
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized) return;
+    MPI_Win_unlock_all(win_);
+    MPI_Win_free(&win_);
+  }
+  MPI_Comm comm_;
+  MPI_Win win_ = MPI_WIN_NULL;
+  std::vector<std::byte*> areas_;
+  std::vector<std::size_t> sizes_;
+};
+
+void require_one_node(MPI_Comm comm, int procs) {
+  const int sharing = ranks_sharing_memory(comm);
+  if (sharing != procs) {
+    throw Error("needs every rank on one node (shared memory), but only " +
+                std::to_string(sharing) + " of the P=" + std::to_string(procs) +
+                " ranks share a node; use it on one node or pick another backend");
+  }
+}
+
+void copy(std::byte* to, const std::byte* from, std::size_t bytes) {
+  if (bytes > 0) std::memcpy(to, from, bytes);
+}
+
+// Blocks and bytes this rank writes into the peers' areas.
+void count_writes(const LayoutView& l, int rank, int procs, Counters& c) {
+  c.rounds = 1;
+  c.waits += 2;
+  for (int q = 0; q < procs; ++q) {
+    const std::size_t bytes = l.send_counts[static_cast<std::size_t>(q)];
+    if (q == rank || bytes == 0) continue;
+    c.blocks_sent += 1;
+    c.bytes_sent += bytes;
+  }
+}
+
+// A fixed layout: the areas are sized and every target is known once, when it is built.
+class SharedWindowPlan final : public PlanImpl {
+ public:
+  explicit SharedWindowPlan(const Context& ctx)
+      : rank_(ctx.rank),
+        procs_(ctx.procs),
+        layout_(ctx.layout),
+        areas_(ctx.comm, ctx.procs),
+        targets_(static_cast<std::size_t>(ctx.procs)) {
+    require_one_node(ctx.comm, procs_);
+    areas_.allocate(layout_.recv_extent());
+    // This rank's block for q goes where q receives from this rank.
+    std::vector<unsigned long long> mine(layout_.recv_displs.begin(), layout_.recv_displs.end());
+    std::vector<unsigned long long> theirs(mine.size());
+    MPI_Alltoall(mine.data(), 1, MPI_UNSIGNED_LONG_LONG, theirs.data(), 1, MPI_UNSIGNED_LONG_LONG,
+                 ctx.comm);
+    for (int q = 0; q < procs_; ++q) {
+      const auto i = static_cast<std::size_t>(q);
+      targets_[i] = areas_.area(q) == nullptr ? nullptr : areas_.area(q) + theirs[i];
+    }
+  }
+  void execute(const std::byte* send, std::byte* recv, Counters& c) override {
+    begin_direct(c);
+    for (int k = 0; k < procs_; ++k) {  // from the next rank on: not all into one area at once
+      const auto q = static_cast<std::size_t>((rank_ + k) % procs_);
+      copy(targets_[q], send + layout_.send_displs[q], layout_.send_counts[q]);
+    }
+    const std::byte* received = end_direct(c);
+    for (std::size_t s = 0; s < targets_.size(); ++s) {
+      copy(recv + layout_.recv_displs[s], received + layout_.recv_displs[s],
+           layout_.recv_counts[s]);
+    }
+  }
+  bool direct() const override { return true; }
+  void begin_direct(Counters& c) override {
+    areas_.fence();  // every peer has read what the last call left in its area
+    count_writes(LayoutView::of(layout_), rank_, procs_, c);
+  }
+  std::byte* direct_target(int peer) override { return targets_[static_cast<std::size_t>(peer)]; }
+  const std::byte* end_direct(Counters&) override {
+    areas_.fence();
+    return areas_.area(rank_);
+  }
+
+ private:
+  int rank_, procs_;
+  VectorLayout layout_;
+  SharedAreas areas_;
+  std::vector<std::byte*> targets_;
+};
+
+// Per call: each area starts with a header of P + 1 words (the owner's receive displacement
+// for every peer, then the data bytes it needs); the data follows it.
+class SharedWindowExchange final : public ExchangeImpl {
+ public:
+  explicit SharedWindowExchange(const Context& ctx)
+      : rank_(ctx.rank),
+        procs_(ctx.procs),
+        header_(8 * (static_cast<std::size_t>(ctx.procs) + 1)),
+        areas_(ctx.comm, ctx.procs),
+        header_words_(static_cast<std::size_t>(ctx.procs) + 1),
+        offsets_(static_cast<std::size_t>(ctx.procs)) {
+    require_one_node(ctx.comm, procs_);
+    areas_.allocate(header_);
+  }
+  void execute(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {
+    const auto P = static_cast<std::size_t>(procs_);
+    std::uint64_t need = 0;
+    std::vector<std::uint64_t>& mine = header_words_;
+    for (std::size_t s = 0; s < P; ++s) {
+      mine[s] = l.recv_displs[s];
+      if (l.recv_counts[s] > 0)
+        need = std::max<std::uint64_t>(need, l.recv_displs[s] + l.recv_counts[s]);
+    }
+    mine[P] = need;
+    std::memcpy(areas_.area(rank_), mine.data(), header_);
+    areas_.fence();  // publishes the headers; every peer has read its area of the last call
+    bool grow = false;
+    for (int q = 0; q < procs_; ++q) {
+      std::uint64_t word[2];
+      std::memcpy(&word[0], areas_.area(q) + 8 * static_cast<std::size_t>(rank_), 8);
+      std::memcpy(&word[1], areas_.area(q) + 8 * P, 8);
+      offsets_[static_cast<std::size_t>(q)] = word[0];
+      grow = grow || header_ + word[1] > areas_.size(q);
+    }
+    if (grow) {  // every rank read the same headers: all come here together
+      const std::size_t have = areas_.size(rank_) - header_;
+      areas_.allocate(header_ + std::max<std::size_t>(have, need + need / 4));
+    }
+    count_writes(l, rank_, procs_, c);
+    for (int k = 0; k < procs_; ++k) {
+      const auto q = static_cast<std::size_t>((rank_ + k) % procs_);
+      if (l.send_counts[q] == 0) continue;
+      copy(areas_.area(static_cast<int>(q)) + header_ + offsets_[q], send + l.send_displs[q],
+           l.send_counts[q]);
+    }
+    areas_.fence();
+    const std::byte* received = areas_.area(rank_) + header_;
+    for (std::size_t s = 0; s < P; ++s) {
+      copy(recv + l.recv_displs[s], received + l.recv_displs[s], l.recv_counts[s]);
+    }
+  }
+
+ private:
+  int rank_, procs_;
+  std::size_t header_;
+  SharedAreas areas_;
+  std::vector<std::uint64_t> header_words_;  // this rank's header, staged
+  std::vector<std::uint64_t> offsets_;       // where this rank writes in each peer's data
+};
+
+}  // namespace
+
+AlgorithmInfo describe_shared_window() {
+  AlgorithmInfo info;
+  info.name = "shared_window";
+  info.kinds = static_cast<unsigned>(Kind::uniform) | static_cast<unsigned>(Kind::vector);
+  info.summary = "one node: copy each block straight into the peer's MPI-3 shared window";
+  info.source = "on-node single copy (MPI-3 shared memory; SLOAVx's shared gather, section IV)";
+  info.cost = "0 messages, 2 barriers, (P-1) S bytes written into the peers, P S copied out";
+  info.needs_one_node = true;
+  info.build = [](Context& ctx) -> std::unique_ptr<PlanImpl> {
+    return std::make_unique<SharedWindowPlan>(ctx);
+  };
+  info.build_exchange = [](const Context& ctx) -> std::unique_ptr<ExchangeImpl> {
+    return std::make_unique<SharedWindowExchange>(ctx);
+  };
+  return info;
+}
+
+}  // namespace a2a::detail
