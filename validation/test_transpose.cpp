@@ -5,6 +5,7 @@
 // single-copy shared_window, whose pack writes into the peers' memory). Every
 // element of the output must equal a closed-form function of its global index; then the way
 // back must restore the input.
+#include <algorithm>
 #include <complex>
 #include <vector>
 
@@ -48,6 +49,21 @@ void check_pair(a2a::test::Harness& h, MPI_Comm comm, const Box& in, const Box& 
                                          (forward.uniform() ? ", uniform" : ", vector") + ")");
     back.execute(result.data(), again.data());
     h.expect(again == input, what + " " + backend + ": the way back restores the input");
+  }
+  // execute_in_window: the output where it landed, the window or `elsewhere`, equal either
+  // way; in the window exactly where a single-copy backend delivers it in output order.
+  {
+    std::vector<std::complex<T>> elsewhere(result.size());
+    const auto* at = static_cast<const std::complex<T>*>(
+        forward.execute_in_window(input.data(), elsewhere.data()));
+    const auto expected = fill<T>(out);
+    h.expect(std::equal(expected.begin(), expected.end(), at),
+             what + " " + backend + ": execute_in_window");
+    const bool stays = at != elsewhere.data();
+    int ranks = 1;
+    MPI_Comm_size(comm, &ranks);  // one rank: its one piece is the whole output, in order
+    h.expect(stays == (backend == "shared_window" && (direct_receive || ranks == 1)),
+             what + " " + backend + ": stays in the window only where it arrives in order");
   }
   if (backend == "shared_window") {
     // Single copy: the pack writes into the peers' memory, whatever the layout.

@@ -102,7 +102,9 @@ class Fft3d {
                  const std::string& backend, int before_stage, int after_stage, int sign,
                  bool& planned);
   void run(const Lines& lines, Complex* array);
-  void run_step(Step& step, Complex* in, Complex* out);
+  // Returns where the output is: `out`, or with may_stay, the window it arrived in
+  // (Redistribution::execute_in_window).
+  const Complex* run_step(Step& step, Complex* in, Complex* out, bool may_stay = false);
   void run_out_of_place(void* plan, const Complex* in, Complex* out, Complex* planned_in,
                         Complex* planned_out, std::size_t count_in, std::size_t count_out);
   void run_in_place(void* plan, Complex* array, std::size_t count);

@@ -65,6 +65,13 @@ class Redistribution {
   // (`shared_window`, one node: Plan::begin_direct) the pack writes each piece straight into
   // the peer's memory and the unpack reads straight from this rank's: two passes in all.
   void execute(const void* in, void* out);
+  // execute(), except where a single-copy backend (Plan::direct) delivers the pieces already
+  // in output order (each source's piece one contiguous run of the output array, in rank
+  // order: a slab's or a pencil's y -> x transpose): then the output stays where it arrived,
+  // in this rank's part of the shared window, and that is returned, read only, valid until
+  // this redistribution's next execute; `out` is untouched. Anywhere else `out`, filled. For
+  // callers whose next pass can read from anywhere: it saves the unpack.
+  const void* execute_in_window(const void* in, void* out);
   // execute() in two steps (Plan::start/finish): start() packs and begins the exchange,
   // finish() completes it and unpacks. In between the caller may work on other memory; the
   // exchange progresses there only where the plan overlaps() (mpi, linear).
@@ -95,6 +102,7 @@ class Redistribution {
   struct PhaseTimes {
     double pack_s = 0, exchange_s = 0, unpack_s = 0;
     std::uint64_t calls = 0;
+    std::uint64_t unpacks_skipped = 0;  // calls of execute_in_window that left it in the window
   };
   const PhaseTimes& phase_times() const { return times_; }
   void reset_phase_times() { times_ = {}; }
@@ -109,7 +117,8 @@ class Redistribution {
                         std::string_view backend, bool& uniform);
   void copy(const Box& array_box, const Box& piece, const std::byte* from, std::byte* to,
             bool into_array) const;
-  void execute_direct(const void* in, void* out);
+  // Returns this rank's received data when it stays in the window (unpack = false).
+  const std::byte* execute_direct(const void* in, void* out, bool unpack = true);
   bool in_place(const Box& array_box, const std::vector<Piece>& pieces) const;
   // Packs `in` unless that side is in place; returns the buffers the exchange reads and writes.
   std::pair<const void*, void*> prepare(const void* in, void* out);
@@ -122,6 +131,7 @@ class Redistribution {
   bool uniform_ = false;
   Plan plan_;
   bool send_is_input_ = false, recv_is_output_ = false;
+  bool recv_in_order_ = false;          // the received pieces lie in output order (see in_place)
   std::vector<std::byte> send_, recv_;  // empty on an in-place side
   void* started_out_ = nullptr;         // the output array, between start() and finish()
   PhaseTimes times_;
