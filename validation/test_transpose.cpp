@@ -32,6 +32,12 @@ std::vector<std::complex<T>> fill(const Box& b) {
   return v;
 }
 
+int ranks_of(MPI_Comm comm) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  return ranks;
+}
+
 // direct_receive: the receive pieces are whole rows of the output in rank order (each
 // source's block is one contiguous range of the output array), so the exchange must write
 // into the output itself and the way back must send from its input itself.
@@ -60,10 +66,23 @@ void check_pair(a2a::test::Harness& h, MPI_Comm comm, const Box& in, const Box& 
     h.expect(std::equal(expected.begin(), expected.end(), at),
              what + " " + backend + ": execute_in_window");
     const bool stays = at != elsewhere.data();
-    int ranks = 1;
-    MPI_Comm_size(comm, &ranks);  // one rank: its one piece is the whole output, in order
-    h.expect(stays == (backend == "shared_window" && (direct_receive || ranks == 1)),
+    // One rank: its one piece is the whole output, in order.
+    h.expect(stays == (backend == "shared_window" && (direct_receive || ranks_of(comm) == 1)),
              what + " " + backend + ": stays in the window only where it arrives in order");
+  }
+  // execute_from_window: the way back read straight from the input window, where a
+  // single-copy backend has the pieces in input order (exactly where they arrive in order).
+  h.expect(back.pulls() == (backend == "shared_window" && (direct_receive || ranks_of(comm) == 1)),
+           what + " " + backend + ": the way back pulls only where its pieces lie in order");
+  if (back.pulls()) {
+    if (void* window = back.input_window(); window != nullptr) {
+      std::copy(result.begin(), result.end(), static_cast<std::complex<T>*>(window));
+    }
+    std::vector<std::complex<T>> pulled(input.size());
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      back.execute_from_window(pulled.data());
+      h.expect(pulled == input, what + " " + backend + ": the way back, pulled");
+    }
   }
   if (backend == "shared_window") {
     // Single copy: the pack writes into the peers' memory, whatever the layout.

@@ -563,6 +563,40 @@ std::byte* Plan::direct_target(int peer) {
   return state_->impl->direct_target(peer);
 }
 
+void Plan::prepare_pull() {
+  if (!direct()) throw Error("a2a::Plan::prepare_pull: '" + state_->name + "' is not single-copy");
+  state_->impl->prepare_pull();
+}
+
+std::byte* Plan::pull_area() {
+  std::byte* area = direct() ? state_->impl->pull_area() : nullptr;
+  if (area == nullptr && state_->send_extent > 0) {
+    throw Error("a2a::Plan::pull_area: no prepare_pull() (or not a single-copy plan)");
+  }
+  return area;
+}
+
+void Plan::begin_pull() {
+  if (!direct()) throw Error("a2a::Plan::begin_pull: '" + state_->name + "' is not single-copy");
+  if (state_->started) throw Error("a2a::Plan::begin_pull: an exchange is in progress");
+  state_->counters = Counters{};
+  state_->impl->begin_pull(state_->counters);
+  state_->started = true;
+}
+
+const std::byte* Plan::pull_source(int peer) {
+  if (!state_->started || !direct() || peer < 0 || peer >= state_->procs) {
+    throw Error("a2a::Plan::pull_source: no begin_pull(), or peer out of range");
+  }
+  return state_->impl->pull_source(peer);
+}
+
+void Plan::end_pull() {
+  if (!state_->started || !direct()) throw Error("a2a::Plan::end_pull: no begin_pull()");
+  state_->started = false;
+  state_->impl->end_pull(state_->counters);
+}
+
 const std::byte* Plan::end_direct() {
   if (!state_->started || !direct()) throw Error("a2a::Plan::end_direct: no begin_direct()");
   state_->started = false;

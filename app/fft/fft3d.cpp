@@ -410,12 +410,25 @@ template <typename Real>
 typename Fft3d<Real>::Complex* Fft3d<Real>::backward_to_z(const Complex* in) {
   const Real scale = Real(1) / static_cast<Real>(total_);
   Complex* x = xy_.local ? work1_.data() : work0_.data();
+  // With a single-copy backend the x panels write into the transpose's input window, and
+  // every rank reads its pieces from the peers' (no pack pass).
+  Redistribution* pull =
+      !xy_.local && xy_.parts.size() == 1 && xy_.before.empty() ? &xy_.parts[0] : nullptr;
+  const bool pulling = pull != nullptr && pull->pulls();  // alike on every rank
+  if (pulling && pull->input_window() != nullptr) x = static_cast<Complex*>(pull->input_window());
   if (x_backward_) {
     columns(*x_backward_, in, x, scale);
   } else {  // one 3D plan does every axis: only the 1/N here
     scaled_copy(in, x, static_cast<std::size_t>(boxes_[2].count()));
   }
-  run_step(xy_, work0_.data(), work1_.data());
+  if (pulling) {
+    const double t0 = MPI_Wtime();
+    pull->execute_from_window(work1_.data());
+    transpose_seconds += MPI_Wtime() - t0;
+    if (!xy_.after.empty()) run(xy_.after[0], work1_.data());
+  } else {
+    run_step(xy_, work0_.data(), work1_.data());
+  }
   if (yz_.parts.empty()) return work1_.data();  // a slab
   run_step(yz_, work1_.data(), work0_.data());
   return work0_.data();
@@ -485,8 +498,10 @@ typename Fft3d<Real>::Phases Fft3d<Real>::phases() const {
     p.exchange_s += t.exchange_s;
     p.unpack_s += t.unpack_s;
     // A side done in place is no pass at all (Redistribution::execute).
-    if (!r->packs_in_place())
-      p.packed_bytes += static_cast<double>(t.calls) * static_cast<double>(r->send_bytes());
+    if (!r->packs_in_place()) {
+      p.packed_bytes +=
+          static_cast<double>(t.calls - t.packs_skipped) * static_cast<double>(r->send_bytes());
+    }
     if (!r->unpacks_in_place()) {
       p.unpacked_bytes +=
           static_cast<double>(t.calls - t.unpacks_skipped) * static_cast<double>(r->recv_bytes());

@@ -141,7 +141,16 @@ Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out, con
       recv_is_output_(!plan_.direct() && in_place(out_, recv_pieces_)),
       recv_in_order_(in_place(out_, recv_pieces_)),
       send_(send_is_input_ || plan_.direct() ? 0 : plan_.send_extent()),
-      recv_(recv_is_output_ || plan_.direct() ? 0 : plan_.recv_extent()) {}
+      recv_(recv_is_output_ || plan_.direct() ? 0 : plan_.recv_extent()) {
+  if (!plan_.direct()) return;
+  // Pull where the whole input array is the send layout, on every rank.
+  int whole = in_.intersect(within) == in_ && in_place(in_, send_pieces_);
+  MPI_Allreduce(MPI_IN_PLACE, &whole, 1, MPI_INT, MPI_LAND, comm);
+  if (whole) {
+    plan_.prepare_pull();
+    pulls_ = true;
+  }
+}
 
 // True when every piece already sits in the array where the packed buffer would hold it: each
 // piece is one contiguous run of the row-major array (full along the faster axes, one index
@@ -266,6 +275,25 @@ const std::byte* Redistribution::execute_direct(const void* in, void* out, bool 
   times_.pack_s += t2 - t1;
   times_.unpack_s += MPI_Wtime() - t3;
   return received;
+}
+
+void Redistribution::execute_from_window(void* out) {
+  if (!pulls_) throw Error("a2a::Redistribution::execute_from_window: no input_window() here");
+  const double t0 = MPI_Wtime();
+  plan_.begin_pull();
+  const double t1 = MPI_Wtime();
+  for (std::size_t k = 0; k < recv_pieces_.size(); ++k) {  // from the next rank on
+    const std::size_t s = (static_cast<std::size_t>(rank_) + k) % recv_pieces_.size();
+    if (recv_pieces_[s].box.empty()) continue;
+    copy(out_, recv_pieces_[s].box, plan_.pull_source(static_cast<int>(s)),
+         static_cast<std::byte*>(out), true);
+  }
+  const double t2 = MPI_Wtime();
+  plan_.end_pull();
+  times_.exchange_s += (t1 - t0) + (MPI_Wtime() - t2);
+  times_.unpack_s += t2 - t1;
+  ++times_.calls;
+  ++times_.packs_skipped;
 }
 
 const void* Redistribution::execute_in_window(const void* in, void* out) {

@@ -102,6 +102,17 @@ class Plan {
   void begin_direct();
   std::byte* direct_target(int peer);
   const std::byte* end_direct();
+  // The same plans also work the other way round: prepare_pull() (collective, once) gives this
+  // rank a send area in shared memory, pull_area() (send_extent() bytes, the plan's send
+  // layout). The caller writes its send data there instead of into a send buffer; between
+  // begin_pull() (collective: every peer's send data is complete) and end_pull() (collective:
+  // every rank has read its blocks, so the areas may be written again) it reads peer q's block
+  // for it (recv_counts[q] bytes) at pull_source(q).
+  void prepare_pull();
+  std::byte* pull_area();
+  void begin_pull();
+  const std::byte* pull_source(int peer);
+  void end_pull();
 
   Kind kind() const;
   int procs() const;

@@ -8,7 +8,9 @@
 // node copy each byte twice (through a bounce buffer) or pin the peer's pages per message
 // (Open MPI's CMA, 2-4 GB/s here against 13 GB/s for memcpy); this copies with memcpy once.
 // A caller that packs (a2a::Redistribution) writes its pieces straight into the peers' areas
-// (Plan::begin_direct), so the exchange itself moves nothing: pack, barrier, unpack.
+// (Plan::begin_direct), so the exchange itself moves nothing: pack, barrier, unpack. Or the
+// other way round (Plan::begin_pull): the caller's send data lives in a second window and each
+// rank reads its blocks from the peers' (the unpack reads the peers' memory).
 // Cost: 0 messages, 2 barriers; every rank writes (P-1) S bytes into the peers' areas and
 // copies (P-1) S out of its own (its own block goes straight to recv): every byte twice, where
 // a point-to-point exchange copies it once through the kernel (CMA) or twice through a bounce
@@ -21,6 +23,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 
 #include "a2a/topology.hpp"
 #include "detail/algorithms.hpp"
@@ -117,7 +120,8 @@ void count_writes(const LayoutView& l, int rank, int procs, Counters& c) {
 class SharedWindowPlan final : public PlanImpl {
  public:
   explicit SharedWindowPlan(const Context& ctx)
-      : rank_(ctx.rank),
+      : comm_(ctx.comm),
+        rank_(ctx.rank),
         procs_(ctx.procs),
         layout_(ctx.layout),
         areas_(ctx.comm, ctx.procs),
@@ -161,12 +165,42 @@ class SharedWindowPlan final : public PlanImpl {
     areas_.fence();
     return areas_.area(rank_);
   }
+  // Pull: the send data lives in a second window, and each rank reads its blocks from there.
+  void prepare_pull() override {
+    if (send_areas_) return;
+    send_areas_ = std::make_unique<SharedAreas>(comm_, procs_);
+    send_areas_->allocate(layout_.send_extent());
+    // Where q keeps its block for this rank: q's send displacement for it.
+    std::vector<unsigned long long> mine(layout_.send_displs.begin(), layout_.send_displs.end());
+    std::vector<unsigned long long> theirs(mine.size());
+    MPI_Alltoall(mine.data(), 1, MPI_UNSIGNED_LONG_LONG, theirs.data(), 1, MPI_UNSIGNED_LONG_LONG,
+                 comm_);
+    sources_.resize(theirs.size());
+    for (int q = 0; q < procs_; ++q) {
+      const auto i = static_cast<std::size_t>(q);
+      const std::byte* area = send_areas_->area(q);
+      sources_[i] = area == nullptr ? nullptr : area + theirs[i];
+    }
+  }
+  std::byte* pull_area() override { return send_areas_ ? send_areas_->area(rank_) : nullptr; }
+  void begin_pull(Counters& c) override {
+    if (!send_areas_) throw Error("a2a::Plan::begin_pull: no prepare_pull()");
+    send_areas_->fence();  // every peer's send data is complete
+    count_writes(LayoutView::of(layout_), rank_, procs_, c);
+  }
+  const std::byte* pull_source(int peer) override {
+    return sources_[static_cast<std::size_t>(peer)];
+  }
+  void end_pull(Counters&) override { send_areas_->fence(); }
 
  private:
+  MPI_Comm comm_;
   int rank_, procs_;
   VectorLayout layout_;
   SharedAreas areas_;
   std::vector<std::byte*> targets_;
+  std::unique_ptr<SharedAreas> send_areas_;  // pull only (prepare_pull)
+  std::vector<const std::byte*> sources_;
 };
 
 // Per call: each area starts with a header of P + 1 words (the owner's receive displacement

@@ -51,6 +51,11 @@ class DelegatePlan final : public PlanImpl {
   void begin_direct(Counters& c) override { chosen_->impl->begin_direct(c); }
   std::byte* direct_target(int peer) override { return chosen_->impl->direct_target(peer); }
   const std::byte* end_direct(Counters& c) override { return chosen_->impl->end_direct(c); }
+  void prepare_pull() override { chosen_->impl->prepare_pull(); }
+  std::byte* pull_area() override { return chosen_->impl->pull_area(); }
+  void begin_pull(Counters& c) override { chosen_->impl->begin_pull(c); }
+  const std::byte* pull_source(int peer) override { return chosen_->impl->pull_source(peer); }
+  void end_pull(Counters& c) override { chosen_->impl->end_pull(c); }
   std::string delegate_name() const override { return chosen_->name; }
   std::string delegate_label() const override { return chosen_->label; }
 

@@ -30,6 +30,11 @@ class PlanImpl {
   virtual void begin_direct(Counters&) {}
   virtual std::byte* direct_target(int) { return nullptr; }
   virtual const std::byte* end_direct(Counters&) { return nullptr; }
+  virtual void prepare_pull() {}
+  virtual std::byte* pull_area() { return nullptr; }
+  virtual void begin_pull(Counters&) {}
+  virtual const std::byte* pull_source(int) { return nullptr; }
+  virtual void end_pull(Counters&) {}
   // A plan that delegates (auto) names what it delegates to; "" keeps the spec's name.
   virtual std::string delegate_name() const { return {}; }
   virtual std::string delegate_label() const { return {}; }

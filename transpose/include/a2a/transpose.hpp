@@ -72,6 +72,14 @@ class Redistribution {
   // this redistribution's next execute; `out` is untouched. Anywhere else `out`, filled. For
   // callers whose next pass can read from anywhere: it saves the unpack.
   const void* execute_in_window(const void* in, void* out);
+  // The input array in shared memory, where a single-copy backend lets every peer read its
+  // pieces straight from it (they lie in the input in rank order: a y -> x transpose's way
+  // back, without chunks): fill it (in_box() elements, row-major) instead of an array of
+  // your own and call execute_from_window(out). One pass: the unpack reads the peers' memory.
+  // nullptr where this is not available (the same on every rank).
+  void* input_window() { return pulls_ ? plan_.pull_area() : nullptr; }
+  bool pulls() const { return pulls_; }  // the same on every rank (input_window may be empty)
+  void execute_from_window(void* out);
   // execute() in two steps (Plan::start/finish): start() packs and begins the exchange,
   // finish() completes it and unpacks. In between the caller may work on other memory; the
   // exchange progresses there only where the plan overlaps() (mpi, linear).
@@ -103,6 +111,7 @@ class Redistribution {
     double pack_s = 0, exchange_s = 0, unpack_s = 0;
     std::uint64_t calls = 0;
     std::uint64_t unpacks_skipped = 0;  // calls of execute_in_window that left it in the window
+    std::uint64_t packs_skipped = 0;    // calls of execute_from_window (the input was the send)
   };
   const PhaseTimes& phase_times() const { return times_; }
   void reset_phase_times() { times_ = {}; }
@@ -132,6 +141,7 @@ class Redistribution {
   Plan plan_;
   bool send_is_input_ = false, recv_is_output_ = false;
   bool recv_in_order_ = false;          // the received pieces lie in output order (see in_place)
+  bool pulls_ = false;                  // input_window() is available
   std::vector<std::byte> send_, recv_;  // empty on an in-place side
   void* started_out_ = nullptr;         // the output array, between start() and finish()
   PhaseTimes times_;
