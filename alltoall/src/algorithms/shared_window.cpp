@@ -30,66 +30,10 @@
 #include "detail/context.hpp"
 #include "detail/p2p.hpp"
 #include "detail/plan_impl.hpp"
+#include "detail/shared_areas.hpp"
 
 namespace a2a::detail {
 namespace {
-
-// Every rank's area of one shared window, mapped into every rank of comm.
-class SharedAreas {
- public:
-  SharedAreas(MPI_Comm comm, int procs)
-      : comm_(comm),
-        areas_(static_cast<std::size_t>(procs)),
-        sizes_(static_cast<std::size_t>(procs)) {}
-  ~SharedAreas() { release(); }
-  SharedAreas(const SharedAreas&) = delete;
-
-  // Collective: this rank's area becomes `bytes` (each rank gives its own size).
-  void allocate(std::size_t bytes) {
-    release();
-    // Each rank's area on its own pages, first touched by its owner.
-    MPI_Info info;
-    MPI_Info_create(&info);
-    MPI_Info_set(info, "alloc_shared_noncontig", "true");
-    void* mine = nullptr;
-    const int code =
-        MPI_Win_allocate_shared(static_cast<MPI_Aint>(bytes), 1, info, comm_, &mine, &win_);
-    MPI_Info_free(&info);
-    check_mpi(code, "MPI_Win_allocate_shared");
-    for (std::size_t q = 0; q < areas_.size(); ++q) {
-      MPI_Aint size = 0;
-      int unit = 1;
-      void* base = nullptr;
-      MPI_Win_shared_query(win_, static_cast<int>(q), &size, &unit, &base);
-      areas_[q] = static_cast<std::byte*>(base);
-      sizes_[q] = static_cast<std::size_t>(size);
-    }
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, win_);
-  }
-  std::byte* area(int q) const { return areas_[static_cast<std::size_t>(q)]; }
-  std::size_t size(int q) const { return sizes_[static_cast<std::size_t>(q)]; }
-  // Every rank's stores before it are seen by every rank's loads after it (the MPI-3 shared
-  // memory model: sync, barrier, sync).
-  void fence() const {
-    MPI_Win_sync(win_);
-    MPI_Barrier(comm_);
-    MPI_Win_sync(win_);
-  }
-
- private:
-  void release() {
-    if (win_ == MPI_WIN_NULL) return;
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (finalized) return;
-    MPI_Win_unlock_all(win_);
-    MPI_Win_free(&win_);
-  }
-  MPI_Comm comm_;
-  MPI_Win win_ = MPI_WIN_NULL;
-  std::vector<std::byte*> areas_;
-  std::vector<std::size_t> sizes_;
-};
 
 void require_one_node(MPI_Comm comm, int procs) {
   const int sharing = ranks_sharing_memory(comm);

@@ -28,6 +28,7 @@
 
 #include "a2a/topology.hpp"
 #include "detail/algorithms.hpp"
+#include "detail/shared_areas.hpp"
 #include "detail/vector_radix.hpp"
 
 namespace a2a::detail {
@@ -35,45 +36,28 @@ namespace {
 
 constexpr int kUpTag = 4747, kDownTag = 4748, kLeaderTag = 4750;
 
-// A shared-memory window owned by local rank 0, mapped into every rank of the node.
+// A shared-memory area owned by local rank 0 (the node's leader), mapped into every rank.
 class SharedArea {
  public:
-  SharedArea(MPI_Comm node, bool owner) : node_(node), owner_(owner) {}
-  ~SharedArea() { release(); }
-  SharedArea(const SharedArea&) = delete;
-  // Collective over the node: a window of `bytes` (the leader's; the others pass 0).
+  SharedArea(MPI_Comm node, bool owner) : areas_(node, size_of(node)), owner_(owner) {}
+  // Collective over the node: an area of `bytes` (the leader's; the others give 0).
   void allocate(std::size_t bytes) {
-    release();
-    std::byte* mine = nullptr;
-    check_mpi(MPI_Win_allocate_shared(static_cast<MPI_Aint>(owner_ ? bytes : 0), 1, MPI_INFO_NULL,
-                                      node_, &mine, &win_),
-              "MPI_Win_allocate_shared");
-    MPI_Aint size = 0;
-    int unit = 1;
-    MPI_Win_shared_query(win_, 0, &size, &unit, &base_);
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, win_);
+    areas_.allocate(owner_ ? bytes : 0);
     capacity_ = bytes;
   }
-  std::byte* data() const { return static_cast<std::byte*>(base_); }
+  std::byte* data() const { return areas_.area(0); }
   std::size_t capacity() const { return capacity_; }
   // Orders this rank's loads and stores with the other ranks' around a message handshake.
-  void sync() const {
-    if (win_ != MPI_WIN_NULL) MPI_Win_sync(win_);
-  }
+  void sync() const { areas_.sync(); }
 
  private:
-  void release() {
-    if (win_ == MPI_WIN_NULL) return;
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (finalized) return;
-    MPI_Win_unlock_all(win_);
-    MPI_Win_free(&win_);
+  static int size_of(MPI_Comm comm) {
+    int size = 1;
+    MPI_Comm_size(comm, &size);
+    return size;
   }
-  MPI_Comm node_;
+  SharedAreas areas_;
   bool owner_;
-  MPI_Win win_ = MPI_WIN_NULL;
-  void* base_ = nullptr;
   std::size_t capacity_ = 0;
 };
 
