@@ -81,7 +81,9 @@ SixStep::SixStep(MPI_Comm comm, std::int64_t n1, std::int64_t n2, const std::str
   // rows, row-major); t2 receives straight into a_ (the column block is its output order).
   send_ = allocate(
       std::max<std::int64_t>(static_cast<std::int64_t>(t2_->send_bytes() / sizeof(Complex)), 1));
-  if (!t2_->unpacks_in_place()) throw Error("six-step: the second transpose must unpack in place");
+  if (!t2_->receives_in_order()) {
+    throw Error("six-step: the second transpose must receive in output order");
+  }
   for (int q = 0; q < procs; ++q) {
     const Box& piece = t2_->send_box(q);
     if (!piece.empty()) {

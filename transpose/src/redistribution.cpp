@@ -398,22 +398,25 @@ void transpose_tiled(const std::byte* in, std::byte* out, std::int64_t rows, std
 }  // namespace
 
 void Transpose2d::execute(const void* in, void* out) {
-  redistribution_.execute(in, columns_.data());
-  // columns_: rows x width, row-major; out: width x rows.
+  // The received column blocks lie in rank order: with a single-copy backend they stay in the
+  // window they arrived in, and the local transpose reads them there (no unpack).
+  const auto* columns =
+      static_cast<const std::byte*>(redistribution_.execute_in_window(in, columns_.data()));
+  // columns: rows x width, row-major; out: width x rows.
   const std::int64_t width = after_.second - after_.first;
   auto* to = static_cast<std::byte*>(out);
   switch (element_) {
     case 4:
-      transpose_tiled<4>(columns_.data(), to, rows_, width, element_);
+      transpose_tiled<4>(columns, to, rows_, width, element_);
       break;
     case 8:
-      transpose_tiled<8>(columns_.data(), to, rows_, width, element_);
+      transpose_tiled<8>(columns, to, rows_, width, element_);
       break;
     case 16:
-      transpose_tiled<16>(columns_.data(), to, rows_, width, element_);
+      transpose_tiled<16>(columns, to, rows_, width, element_);
       break;
     default:
-      transpose_tiled<0>(columns_.data(), to, rows_, width, element_);
+      transpose_tiled<0>(columns, to, rows_, width, element_);
   }
 }
 

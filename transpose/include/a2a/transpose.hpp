@@ -98,6 +98,10 @@ class Redistribution {
   // Whether execute() skips the pack (the input array is the send buffer) or the unpack.
   bool packs_in_place() const { return send_is_input_; }
   bool unpacks_in_place() const { return recv_is_output_; }
+  // Whether the received pieces lie in the output array in packed order (each source's piece
+  // one contiguous run, in rank order), so that exchange() may receive into the output itself;
+  // true even where execute() unpacks (a single-copy backend: it reads them from its window).
+  bool receives_in_order() const { return recv_in_order_; }
 
   bool uniform() const { return uniform_; }
   const Plan& plan() const { return plan_; }
