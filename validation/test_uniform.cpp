@@ -101,6 +101,22 @@ int main(int argc, char** argv) {
     a2a::test::expect_error(h, "start twice", "was not finished",
                             [&] { plan.start(send.data(), recv.data()); });
     plan.finish();
+    // The single-copy calls: refused for a plan that is not single-copy, and out of order.
+    a2a::test::expect_error(h, "begin_direct on linear", "is not single-copy",
+                            [&] { plan.begin_direct(); });
+    a2a::Plan shared("shared_window", MPI_COMM_WORLD, 8);
+    a2a::test::expect_error(h, "end_direct without begin", "no begin_direct()",
+                            [&] { shared.end_direct(); });
+    shared.prepare_pull();
+    shared.begin_pull();  // collective, on every rank alike
+    a2a::test::expect_error(h, "direct_target during a pull", "no begin_direct()",
+                            [&] { shared.direct_target(0); });
+    a2a::test::expect_error(h, "finish during a pull", "no exchange was started",
+                            [&] { shared.finish(); });
+    a2a::test::expect_error(h, "pull_source out of range", "out of range",
+                            [&] { shared.pull_source(h.procs()); });
+    shared.end_pull();
+    a2a::test::expect_error(h, "end_pull twice", "no begin_pull()", [&] { shared.end_pull(); });
     if (h.procs() > 2) {
       MPI_Comm half;
       MPI_Comm_split(MPI_COMM_WORLD, h.rank() % 2, h.procs() - h.rank(), &half);

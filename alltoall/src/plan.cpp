@@ -527,16 +527,21 @@ void Plan::execute(const void* send, void* recv) {
 }
 
 void Plan::start(const void* send, void* recv) {
-  if (state_->started) throw Error("a2a::Plan::start: the previous start() was not finished");
+  using Phase = detail::PlanState::Phase;
+  if (state_->phase != Phase::idle) {
+    throw Error("a2a::Plan::start: the previous start() was not finished");
+  }
   state_->counters = Counters{};
   state_->impl->start(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv),
                       state_->counters);
-  state_->started = true;
+  state_->phase = Phase::split;
 }
 
 void Plan::finish() {
-  if (!state_->started) throw Error("a2a::Plan::finish: no exchange was started");
-  state_->started = false;
+  if (state_->phase != detail::PlanState::Phase::split) {
+    throw Error("a2a::Plan::finish: no exchange was started");
+  }
+  state_->phase = detail::PlanState::Phase::idle;
   state_->impl->finish(state_->counters);
 }
 
@@ -544,63 +549,77 @@ bool Plan::overlaps() const {
   return state_->impl->overlaps();
 }
 
+namespace {
+
+using Phase = detail::PlanState::Phase;
+
+// The plan's shared memory for a single-copy call, checked: the plan is single-copy, and
+// `phase` is what is in progress (idle for the calls that begin one). Peer, where given, is
+// in range.
+detail::SingleCopy& single_copy(detail::PlanState& s, const char* call, Phase phase, int peer = 0) {
+  detail::SingleCopy* shared = s.impl->single_copy();
+  const std::string what = std::string("a2a::Plan::") + call + ": ";
+  if (shared == nullptr) throw Error(what + "'" + s.name + "' is not single-copy");
+  if (s.phase != phase) {
+    throw Error(what + (phase == Phase::idle   ? "an exchange is in progress"
+                        : phase == Phase::push ? "no begin_direct()"
+                                               : "no begin_pull()"));
+  }
+  if (peer < 0 || peer >= s.procs)
+    throw Error(what + "peer " + std::to_string(peer) + " out of range");
+  return *shared;
+}
+
+}  // namespace
+
 bool Plan::direct() const {
-  return state_->impl->direct();
+  return state_->impl->single_copy() != nullptr;
 }
 
 void Plan::begin_direct() {
-  if (!direct()) throw Error("a2a::Plan::begin_direct: '" + state_->name + "' is not single-copy");
-  if (state_->started) throw Error("a2a::Plan::begin_direct: an exchange is in progress");
+  detail::SingleCopy& shared = single_copy(*state_, "begin_direct", Phase::idle);
   state_->counters = Counters{};
-  state_->impl->begin_direct(state_->counters);
-  state_->started = true;
+  shared.begin_direct(state_->counters);
+  state_->phase = Phase::push;
 }
 
 std::byte* Plan::direct_target(int peer) {
-  if (!state_->started || !direct() || peer < 0 || peer >= state_->procs) {
-    throw Error("a2a::Plan::direct_target: no begin_direct(), or peer out of range");
-  }
-  return state_->impl->direct_target(peer);
+  return single_copy(*state_, "direct_target", Phase::push, peer).direct_target(peer);
+}
+
+const std::byte* Plan::end_direct() {
+  detail::SingleCopy& shared = single_copy(*state_, "end_direct", Phase::push);
+  state_->phase = Phase::idle;
+  return shared.end_direct(state_->counters);
 }
 
 void Plan::prepare_pull() {
-  if (!direct()) throw Error("a2a::Plan::prepare_pull: '" + state_->name + "' is not single-copy");
-  state_->impl->prepare_pull();
+  single_copy(*state_, "prepare_pull", Phase::idle).prepare_pull();
 }
 
 std::byte* Plan::pull_area() {
-  std::byte* area = direct() ? state_->impl->pull_area() : nullptr;
+  std::byte* area = single_copy(*state_, "pull_area", Phase::idle).pull_area();
   if (area == nullptr && state_->send_extent > 0) {
-    throw Error("a2a::Plan::pull_area: no prepare_pull() (or not a single-copy plan)");
+    throw Error("a2a::Plan::pull_area: no prepare_pull()");
   }
   return area;
 }
 
 void Plan::begin_pull() {
-  if (!direct()) throw Error("a2a::Plan::begin_pull: '" + state_->name + "' is not single-copy");
-  if (state_->started) throw Error("a2a::Plan::begin_pull: an exchange is in progress");
+  detail::SingleCopy& shared = single_copy(*state_, "begin_pull", Phase::idle);
   state_->counters = Counters{};
-  state_->impl->begin_pull(state_->counters);
-  state_->started = true;
+  shared.begin_pull(state_->counters);
+  state_->phase = Phase::pull;
 }
 
 const std::byte* Plan::pull_source(int peer) {
-  if (!state_->started || !direct() || peer < 0 || peer >= state_->procs) {
-    throw Error("a2a::Plan::pull_source: no begin_pull(), or peer out of range");
-  }
-  return state_->impl->pull_source(peer);
+  return single_copy(*state_, "pull_source", Phase::pull, peer).pull_source(peer);
 }
 
 void Plan::end_pull() {
-  if (!state_->started || !direct()) throw Error("a2a::Plan::end_pull: no begin_pull()");
-  state_->started = false;
-  state_->impl->end_pull(state_->counters);
-}
-
-const std::byte* Plan::end_direct() {
-  if (!state_->started || !direct()) throw Error("a2a::Plan::end_direct: no begin_direct()");
-  state_->started = false;
-  return state_->impl->end_direct(state_->counters);
+  detail::SingleCopy& shared = single_copy(*state_, "end_pull", Phase::pull);
+  state_->phase = Phase::idle;
+  shared.end_pull(state_->counters);
 }
 
 Kind Plan::kind() const {

@@ -76,9 +76,8 @@ void check_memory(MPI_Comm comm, std::uint64_t bytes_per_rank, const std::string
   const std::uint64_t most = need[0], smallest = ~need[1];
   if (most <= smallest / 10 * 8) return;
   throw Error(what + " needs about " + bytes_text(most) +
-              " per rank (estimate), more than 80% of "
-              "the " +
-              bytes_text(smallest) + " a rank may use here");
+              " per rank (estimate), more than 80% of the " + bytes_text(smallest) +
+              " a rank may use here");
 }
 
 void refuse_check_on_folded_buffers(bool verifies, const std::string& what) {

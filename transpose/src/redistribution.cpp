@@ -136,15 +136,16 @@ Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out, con
         }
         return make_plan(comm, send_pieces_, recv_pieces_, element_bytes, backend, uniform_);
       }()),
-      // A single-copy plan reads and writes the arrays itself (execute_direct): no buffers.
-      send_is_input_(!plan_.direct() && in_place(in_, send_pieces_)),
-      recv_is_output_(!plan_.direct() && in_place(out_, recv_pieces_)),
+      send_in_order_(in_place(in_, send_pieces_)),
       recv_in_order_(in_place(out_, recv_pieces_)),
+      // A single-copy plan reads and writes the arrays itself (execute_direct): no buffers.
+      send_is_input_(!plan_.direct() && send_in_order_),
+      recv_is_output_(!plan_.direct() && recv_in_order_),
       send_(send_is_input_ || plan_.direct() ? 0 : plan_.send_extent()),
       recv_(recv_is_output_ || plan_.direct() ? 0 : plan_.recv_extent()) {
   if (!plan_.direct()) return;
   // Pull where the whole input array is the send layout, on every rank.
-  int whole = in_.intersect(within) == in_ && in_place(in_, send_pieces_);
+  int whole = in_.intersect(within) == in_ && send_in_order_;
   MPI_Allreduce(MPI_IN_PLACE, &whole, 1, MPI_INT, MPI_LAND, comm);
   if (whole) {
     plan_.prepare_pull();

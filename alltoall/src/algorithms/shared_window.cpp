@@ -60,27 +60,36 @@ void count_writes(const LayoutView& l, int rank, int procs, Counters& c) {
   }
 }
 
+// Where this rank's block for each peer q lies in q's area: at q's displacement for this rank
+// (`mine`: this rank's displacement for each peer). Collective: one Alltoall of P words.
+template <typename Byte>
+std::vector<Byte*> peer_addresses(MPI_Comm comm, const SharedAreas& areas,
+                                  const std::vector<std::size_t>& mine) {
+  const std::vector<unsigned long long> words(mine.begin(), mine.end());
+  std::vector<unsigned long long> theirs(words.size());
+  MPI_Alltoall(words.data(), 1, MPI_UNSIGNED_LONG_LONG, theirs.data(), 1, MPI_UNSIGNED_LONG_LONG,
+               comm);
+  std::vector<Byte*> at(theirs.size(), nullptr);
+  for (std::size_t q = 0; q < at.size(); ++q) {
+    std::byte* area = areas.area(static_cast<int>(q));
+    if (area != nullptr) at[q] = area + theirs[q];
+  }
+  return at;
+}
+
 // A fixed layout: the areas are sized and every target is known once, when it is built.
-class SharedWindowPlan final : public PlanImpl {
+class SharedWindowPlan final : public PlanImpl, public SingleCopy {
  public:
   explicit SharedWindowPlan(const Context& ctx)
       : comm_(ctx.comm),
         rank_(ctx.rank),
         procs_(ctx.procs),
         layout_(ctx.layout),
-        areas_(ctx.comm, ctx.procs),
-        targets_(static_cast<std::size_t>(ctx.procs)) {
+        areas_(ctx.comm, ctx.procs) {
     require_one_node(ctx.comm, procs_);
     areas_.allocate(layout_.recv_extent());
     // This rank's block for q goes where q receives from this rank.
-    std::vector<unsigned long long> mine(layout_.recv_displs.begin(), layout_.recv_displs.end());
-    std::vector<unsigned long long> theirs(mine.size());
-    MPI_Alltoall(mine.data(), 1, MPI_UNSIGNED_LONG_LONG, theirs.data(), 1, MPI_UNSIGNED_LONG_LONG,
-                 ctx.comm);
-    for (int q = 0; q < procs_; ++q) {
-      const auto i = static_cast<std::size_t>(q);
-      targets_[i] = areas_.area(q) == nullptr ? nullptr : areas_.area(q) + theirs[i];
-    }
+    targets_ = peer_addresses<std::byte>(comm_, areas_, layout_.recv_displs);
   }
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
     begin_direct(c);
@@ -99,7 +108,7 @@ class SharedWindowPlan final : public PlanImpl {
            layout_.recv_counts[s]);
     }
   }
-  bool direct() const override { return true; }
+  SingleCopy* single_copy() override { return this; }
   void begin_direct(Counters& c) override {
     areas_.fence();  // every peer has read what the last call left in its area
     count_writes(LayoutView::of(layout_), rank_, procs_, c);
@@ -115,16 +124,7 @@ class SharedWindowPlan final : public PlanImpl {
     send_areas_ = std::make_unique<SharedAreas>(comm_, procs_);
     send_areas_->allocate(layout_.send_extent());
     // Where q keeps its block for this rank: q's send displacement for it.
-    std::vector<unsigned long long> mine(layout_.send_displs.begin(), layout_.send_displs.end());
-    std::vector<unsigned long long> theirs(mine.size());
-    MPI_Alltoall(mine.data(), 1, MPI_UNSIGNED_LONG_LONG, theirs.data(), 1, MPI_UNSIGNED_LONG_LONG,
-                 comm_);
-    sources_.resize(theirs.size());
-    for (int q = 0; q < procs_; ++q) {
-      const auto i = static_cast<std::size_t>(q);
-      const std::byte* area = send_areas_->area(q);
-      sources_[i] = area == nullptr ? nullptr : area + theirs[i];
-    }
+    sources_ = peer_addresses<const std::byte>(comm_, *send_areas_, layout_.send_displs);
   }
   std::byte* pull_area() override { return send_areas_ ? send_areas_->area(rank_) : nullptr; }
   void begin_pull(Counters& c) override {

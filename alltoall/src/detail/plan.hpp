@@ -18,7 +18,10 @@ struct PlanState {
   std::size_t send_extent = 0, recv_extent = 0;
   std::unique_ptr<PlanImpl> impl;
   Counters counters;
-  bool started = false;  // between Plan::start and Plan::finish
+  // What is in progress: nothing, a split exchange (Plan::start .. finish), or a single-copy
+  // one (Plan::begin_direct .. end_direct, begin_pull .. end_pull).
+  enum class Phase { idle, split, push, pull };
+  Phase phase = Phase::idle;
   ~PlanState();
 };
 
@@ -47,15 +50,7 @@ class DelegatePlan final : public PlanImpl {
   }
   void finish(Counters& c) override { chosen_->impl->finish(c); }
   bool overlaps() const override { return chosen_->impl->overlaps(); }
-  bool direct() const override { return chosen_->impl->direct(); }
-  void begin_direct(Counters& c) override { chosen_->impl->begin_direct(c); }
-  std::byte* direct_target(int peer) override { return chosen_->impl->direct_target(peer); }
-  const std::byte* end_direct(Counters& c) override { return chosen_->impl->end_direct(c); }
-  void prepare_pull() override { chosen_->impl->prepare_pull(); }
-  std::byte* pull_area() override { return chosen_->impl->pull_area(); }
-  void begin_pull(Counters& c) override { chosen_->impl->begin_pull(c); }
-  const std::byte* pull_source(int peer) override { return chosen_->impl->pull_source(peer); }
-  void end_pull(Counters& c) override { chosen_->impl->end_pull(c); }
+  SingleCopy* single_copy() override { return chosen_->impl->single_copy(); }
   std::string delegate_name() const override { return chosen_->name; }
   std::string delegate_label() const override { return chosen_->label; }
 

@@ -9,6 +9,26 @@
 
 namespace a2a::detail {
 
+// The shared memory of a single-copy plan, for a caller that fuses its own pass over the data
+// with the exchange (Plan's direct and pull calls, which check the order of the calls).
+// Push: begin_direct() returns once every peer has read its area; the caller writes its block
+// for q at direct_target(q); end_direct() returns this rank's received data (recv layout).
+// Pull: after prepare_pull() (collective, once) the caller writes its send data into
+// pull_area() (send layout); between begin_pull() and end_pull() it reads q's block for it at
+// pull_source(q).
+class SingleCopy {
+ public:
+  virtual ~SingleCopy() = default;
+  virtual void begin_direct(Counters& counters) = 0;
+  virtual std::byte* direct_target(int peer) = 0;
+  virtual const std::byte* end_direct(Counters& counters) = 0;
+  virtual void prepare_pull() = 0;
+  virtual std::byte* pull_area() = 0;
+  virtual void begin_pull(Counters& counters) = 0;
+  virtual const std::byte* pull_source(int peer) = 0;
+  virtual void end_pull(Counters& counters) = 0;
+};
+
 // One algorithm's plan for a fixed exchange (uniform, or a vector layout known when it is
 // made): built once, executed many times. Implementations do every fixed piece of work in the
 // constructor (schedules, per-round sizes and offsets, scratch); execute() moves data only and
@@ -24,17 +44,9 @@ class PlanImpl {
   }
   virtual void finish(Counters&) {}
   virtual bool overlaps() const { return false; }
-  // Single-copy plans (shared_window) let the caller write each peer's block into the peer's
-  // memory itself (Plan::begin_direct); the others keep these defaults.
-  virtual bool direct() const { return false; }
-  virtual void begin_direct(Counters&) {}
-  virtual std::byte* direct_target(int) { return nullptr; }
-  virtual const std::byte* end_direct(Counters&) { return nullptr; }
-  virtual void prepare_pull() {}
-  virtual std::byte* pull_area() { return nullptr; }
-  virtual void begin_pull(Counters&) {}
-  virtual const std::byte* pull_source(int) { return nullptr; }
-  virtual void end_pull(Counters&) {}
+  // Single-copy plans (shared_window) give the caller their shared memory (Plan::begin_direct,
+  // Plan::begin_pull); the others have none.
+  virtual SingleCopy* single_copy() { return nullptr; }
   // A plan that delegates (auto) names what it delegates to; "" keeps the spec's name.
   virtual std::string delegate_name() const { return {}; }
   virtual std::string delegate_label() const { return {}; }

@@ -143,8 +143,11 @@ class Redistribution {
   std::vector<Piece> send_pieces_, recv_pieces_;  // one per peer, in rank order
   bool uniform_ = false;
   Plan plan_;
+  // The pieces lie in the arrays in packed order (see in_place): the sent ones in the input,
+  // the received ones in the output.
+  bool send_in_order_ = false, recv_in_order_ = false;
+  // Where execute() uses the arrays as the exchange's buffers (in order, not single-copy).
   bool send_is_input_ = false, recv_is_output_ = false;
-  bool recv_in_order_ = false;          // the received pieces lie in output order (see in_place)
   bool pulls_ = false;                  // input_window() is available
   std::vector<std::byte> send_, recv_;  // empty on an in-place side
   void* started_out_ = nullptr;         // the output array, between start() and finish()
