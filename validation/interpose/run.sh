@@ -45,7 +45,7 @@ case "$mode" in
       printf '%s\n' "$out"; echo "FAIL without the interposer"; fail=1
     fi
     for pair in "tra:r=2 sloav" "pairwise tra_v:r=3" "random_segmented:segment=7 sloavx" \
-                "mpi mpi" "bruck padded_bruck_v"; do
+                "mpi mpi" "bruck padded_bruck_v" "shared_window shared_window"; do
       uniform=${pair% *} vector=${pair#* }
       out=$(run A2A_ALLTOALL="$uniform" A2A_ALLTOALLV="$vector" -- "$@" 2>&1)
       if printf '%s\n' "$out" | grep -q " 0 failed" &&
@@ -62,7 +62,7 @@ case "$mode" in
     printf '%s\n' "$out"
     printf '%s\n' "$out" | grep -q " 0 failed" || fail=1 ;;
   is)
-    for spec in sloav linear tra_v:r=2 random_sendrecv sloavx; do
+    for spec in sloav linear tra_v:r=2 random_sendrecv sloavx shared_window; do
       out=$(run A2A_ALLTOALLV="$spec" A2A_ALLTOALL=tra -- "$@" 2>&1)
       name=${spec%%:*}
       if printf '%s\n' "$out" | grep -q "Verification *= *SUCCESSFUL" &&
@@ -97,7 +97,7 @@ case "$mode" in
       echo "FAIL: FFTW_MEASURE never chose its MPI_Alltoall transpose in 8 plannings"; fail=1
     fi
     echo "without the interposer: $plain"
-    for spec in pairwise bruck tra:r=2 random_sendrecv linear auto; do
+    for spec in pairwise bruck tra:r=2 random_sendrecv linear auto shared_window; do
       cp "$wisdom.frozen" "$wisdom"
       out=$(run A2A_ALLTOALL="$spec" -- "$@" 2>&1)
       hash=$(printf '%s\n' "$out" | grep -o 'hash=[0-9a-f]*')

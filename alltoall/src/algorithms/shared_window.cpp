@@ -28,6 +28,7 @@
 #include "a2a/topology.hpp"
 #include "detail/algorithms.hpp"
 #include "detail/context.hpp"
+#include "detail/mpi_entry.hpp"
 #include "detail/p2p.hpp"
 #include "detail/plan_impl.hpp"
 #include "detail/shared_areas.hpp"
@@ -67,8 +68,10 @@ std::vector<Byte*> peer_addresses(MPI_Comm comm, const SharedAreas& areas,
                                   const std::vector<std::size_t>& mine) {
   const std::vector<unsigned long long> words(mine.begin(), mine.end());
   std::vector<unsigned long long> theirs(words.size());
-  MPI_Alltoall(words.data(), 1, MPI_UNSIGNED_LONG_LONG, theirs.data(), 1, MPI_UNSIGNED_LONG_LONG,
-               comm);
+  // Through PMPI_ in the interposer's copy of the library, which would otherwise call itself.
+  check_mpi(A2A_MPI_ALLTOALL(words.data(), 1, MPI_UNSIGNED_LONG_LONG, theirs.data(), 1,
+                             MPI_UNSIGNED_LONG_LONG, comm),
+            "MPI_Alltoall");
   std::vector<Byte*> at(theirs.size(), nullptr);
   for (std::size_t q = 0; q < at.size(); ++q) {
     std::byte* area = areas.area(static_cast<int>(q));
