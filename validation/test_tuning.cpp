@@ -8,6 +8,8 @@
 //    brute-force minimum of the closed-form cost over every radix and the direct exchange;
 //  - rules by ranks per node; random_auto's thresholds from a table (and a spec's own values
 //    winning over it); A2A_TUNING; merge of a new P into an existing table;
+//  - single_copy rules (shared_window for fused callers): only with auto:single_copy=on, for
+//    plans of both kinds, and kept first by a merge; the shipped table's such rule on one node;
 //  - malformed tables: a clear error, the same on every rank.
 #include <cmath>
 #include <cstdlib>
@@ -273,6 +275,40 @@ void placement_and_random_auto(Harness& h) {
            "random_auto without a table: the paper's 512 B");
 }
 
+// Rules for callers that fuse with a single-copy plan (the 3D FFT): plain auto skips them.
+void single_copy(Harness& h) {
+  const int P = h.procs();
+  const std::string path = "tuning_test_P" + std::to_string(P) + "_single_copy.json";
+  const nlohmann::json rules = {{{"single_copy", true}, {"min_bytes", 100}, {"backend", "tra:r=2"}},
+                                {{"backend", "pairwise"}}};
+  write_table(h, path, {{"uniform", rules}, {"vector", rules}});
+  const std::string spec = "auto:table=" + path;
+  h.expect(is(uniform_choice(h, spec, 200), "pairwise"), "plain auto skips a single_copy rule");
+  h.expect(is(uniform_choice(h, spec + ",single_copy=on", 200), "tra:r=2"),
+           "auto:single_copy=on takes it");
+  h.expect(is(uniform_choice(h, spec + ",single_copy=on", 50), "pairwise"),
+           "auto:single_copy=on: the rule's bounds still hold");
+  const auto layout = a2a::VectorLayout::uniform(P, 200);
+  h.expect(is(chosen(a2a::Plan(spec + ",single_copy=on", h.comm(), layout).name()), "pairwise"),
+           "Alltoallv plan: tra (uniform only) does not apply, the next rule does");
+  // The shipped table: shared_window for fused callers, where every rank shares one node.
+  const bool one_node = a2a::ranks_sharing_memory(h.comm()) == P;
+  const std::string fused = uniform_choice(h, "auto:single_copy=on", 1 << 20);
+  h.expect(is(fused, "shared_window") == one_node, "shipped table, fused caller: " + fused);
+  h.expect(!is(uniform_choice(h, "auto", 1 << 20), "shared_window"),
+           "shipped table, plain caller: never shared_window");
+  expect_error(h, "single_copy must be on or off", "single_copy=maybe is not on or off",
+               [&] { a2a::Plan("auto:single_copy=maybe", h.comm(), 64); });
+  // A merge keeps such rules first, ahead of the freshly tuned ones.
+  const nlohmann::json fresh = {
+      {"uniform", {{{"min_procs", P}, {"max_procs", P}, {"backend", "mpi"}}}},
+      {"vector", nlohmann::json::array()}};
+  const auto merged = a2a::app::tuning::merge({{"uniform", rules}}, fresh, P, 0);
+  h.expect(merged["uniform"].size() == 3 && merged["uniform"][0].value("single_copy", false) &&
+               merged["uniform"][1]["backend"] == "mpi",
+           "merge: the single_copy rule stays first: " + merged.dump());
+}
+
 void malformed(Harness& h) {
   const int P = h.procs();
   const std::string path = "tuning_test_P" + std::to_string(P) + "_bad.json";
@@ -299,7 +335,9 @@ void malformed(Harness& h) {
       {"negative bound", R"({"uniform": [{"max_bytes": -1, "backend": "mpi"}]})",
        "'max_bytes' must be a non-negative integer, not -1"},
       {"fractional bound", R"({"uniform": [{"min_procs": 1.5, "backend": "mpi"}]})",
-       "'min_procs' must be a non-negative integer, not 1.5"}};
+       "'min_procs' must be a non-negative integer, not 1.5"},
+      {"single_copy not a boolean", R"({"uniform": [{"single_copy": 1, "backend": "mpi"}]})",
+       "'single_copy' must be true or false, not 1"}};
   for (const Bad& bad : cases) {
     if (h.rank() == 0) std::ofstream(path) << bad.text;
     MPI_Barrier(h.comm());
@@ -332,6 +370,7 @@ int main(int argc, char** argv) {
     round_trip(h);
     model_fallback(h);
     placement_and_random_auto(h);
+    single_copy(h);
     malformed(h);
     code = h.finish();
   }

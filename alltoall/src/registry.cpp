@@ -71,6 +71,11 @@ std::optional<std::string> check_applicable(const std::string& spec, MPI_Comm co
       error = "backend '" + ctx.algorithm->name + "': needs every rank on one node (" +
               std::to_string(sharing) + " of " + std::to_string(procs) + " share a node)";
     }
+#ifdef A2A_SMPI
+    else {
+      error = "backend '" + ctx.algorithm->name + "': " + kNotUnderSmpi;
+    }
+#endif
   }
   if (error.empty()) return std::nullopt;
   return error;

@@ -225,9 +225,15 @@ nlohmann::json merge(const nlohmann::json& existing, const nlohmann::json& tuned
       if (!out.contains(section)) out[section] = nlohmann::json::array();
       continue;
     }
-    nlohmann::json merged = tuned.value(section, nlohmann::json::array());
+    // Rules for fused callers (single_copy) stay first: a tune measures plain exchanges only.
+    nlohmann::json merged = nlohmann::json::array();
     for (const auto& rule : out.value(section, nlohmann::json::array())) {
-      if (!same(rule)) merged.push_back(rule);
+      if (rule.value("single_copy", false)) merged.push_back(rule);
+    }
+    for (const auto& rule : tuned.value(section, nlohmann::json::array()))
+      merged.push_back(rule);
+    for (const auto& rule : out.value(section, nlohmann::json::array())) {
+      if (!same(rule) && !rule.value("single_copy", false)) merged.push_back(rule);
     }
     out[section] = merged;
   }

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "a2a/error.hpp"
+#include "a2a/spec.hpp"
 #include "columns.hpp"
 #include "fftw.hpp"
 
@@ -24,6 +25,16 @@ std::size_t line_dims(const Box& b, int axis, int cut, std::int64_t lo, std::int
     (d == axis ? dims : how).push_back({length, step, step});
   }
   return cut < 0 ? 0 : static_cast<std::size_t>(lo * stride[static_cast<std::size_t>(cut)]);
+}
+
+// `auto` for a whole (unchunked) transpose: auto:single_copy=on, so that the selection table's
+// single-copy rules apply (shared_window on one node). The x panels then read and write the
+// exchange's window and a transpose moves each byte once; a chunked step has no such path.
+std::string fused_auto(const std::string& backend, int chunks) {
+  Spec spec = Spec::parse(backend);
+  if (spec.name != "auto" || chunks > 1 || spec.find("single_copy") != nullptr) return backend;
+  spec.params.emplace_back("single_copy", "on");
+  return spec.str();
 }
 }  // namespace
 
@@ -214,7 +225,8 @@ void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, int from, int to, int cut
     within.lo[static_cast<std::size_t>(cut)] = source.lo[static_cast<std::size_t>(cut)] + lo;
     within.hi[static_cast<std::size_t>(cut)] = source.lo[static_cast<std::size_t>(cut)] + hi;
     if (!step.local)
-      step.parts.emplace_back(comm, source, target, within, sizeof(Complex), backend);
+      step.parts.emplace_back(comm, source, target, within, sizeof(Complex),
+                              fused_auto(backend, chunks));
     // The transform of stage s runs along axis 2 - s.
     if (before_stage >= 0) {
       step.before.push_back(

@@ -12,6 +12,10 @@
 // calls (the first included) and keep that choice in between: a choice only affects speed,
 // never the result, and every rank re-decides at the same calls. The chosen backend's
 // exchange is made on first use, then kept.
+// Rules marked single_copy (shared_window on one node) hold only for auto:single_copy=on: a
+// caller such as the 3D FFT, which fuses its pack and unpack with a single-copy plan, gains
+// from them where a plain exchange does not (shared_window copies twice as a plain Alltoall).
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
@@ -37,6 +41,7 @@ struct Rule {
   std::uint64_t min_procs = 0, max_procs = std::numeric_limits<std::uint64_t>::max();
   std::uint64_t min_bytes = 0, max_bytes = std::numeric_limits<std::uint64_t>::max();
   std::uint64_t ranks_per_node = 0;  // 0: any placement
+  bool single_copy = false;          // only for callers that fuse with a single-copy plan
   std::string backend;
 };
 
@@ -79,7 +84,13 @@ Table load_table(const Context& ctx, const std::string& table) {
           rule.max_bytes = table_count(ctx, value, key, origin);
         else if (key == "ranks_per_node")
           rule.ranks_per_node = table_count(ctx, value, key, origin);
-        else if (key != "backend" && key != "why" && key != "measured") {
+        else if (key == "single_copy") {
+          if (!value.is_boolean()) {
+            ctx.fail("selection table " + origin + ": 'single_copy' must be true or false, not " +
+                     value.dump());
+          }
+          rule.single_copy = value.get<bool>();
+        } else if (key != "backend" && key != "why" && key != "measured") {
           ctx.fail("selection table " + origin + ": unknown key '" + key + "'");
         }
       }
@@ -117,21 +128,28 @@ Table load_table(const Context& ctx, const std::string& table) {
   return result;
 }
 
-// The rules a table gives this P (and placement: rpn < 0 = not known yet, any rule holds); when
+// The rules a table gives this P (and placement: rpn < 0 = not known yet, any rule holds; the
+// single_copy rules only where the caller fuses with a single-copy plan); when
 // it has none for this P but has a model, rules made from the model's predictions at every
 // power of two of bytes, each covering up to the next: a direct exchange against TRA at its
 // best radix (Alltoall), or against SLOAV (Alltoallv).
-std::vector<Rule> rules_for(const Table& table, Kind kind, std::uint64_t procs, long long rpn) {
+std::vector<Rule> rules_for(const Table& table, Kind kind, std::uint64_t procs, long long rpn,
+                            bool single_copy) {
   std::vector<Rule> rules;
   for (const Rule& rule : table.rules) {
     if (procs < rule.min_procs || procs > rule.max_procs) continue;
+    if (rule.single_copy && !single_copy) continue;
     if (rpn >= 0 && rule.ranks_per_node != 0 &&
         rule.ranks_per_node != static_cast<std::uint64_t>(rpn)) {
       continue;
     }
     rules.push_back(rule);
   }
-  if (!rules.empty() || !table.model) return rules;
+  // The model stands in for the plain rules only: a table whose single-copy rules are all it
+  // has for this P still falls back to the model for the rest.
+  const bool only_single_copy =
+      std::all_of(rules.begin(), rules.end(), [](const Rule& r) { return r.single_copy; });
+  if (!only_single_copy || !table.model) return rules;
   const model::CostModel& m = *table.model;
   for (int power = 0; power <= 40; ++power) {
     const std::uint64_t bytes = std::uint64_t{1} << power;
@@ -145,7 +163,7 @@ std::vector<Rule> rules_for(const Table& table, Kind kind, std::uint64_t procs, 
     } else if (m.sloav_us(procs, bytes) < best) {
       chosen = "sloav";
     }
-    if (!rules.empty() && rules.back().backend == chosen) {
+    if (!rules.empty() && !rules.back().single_copy && rules.back().backend == chosen) {
       rules.back().max_bytes =
           power == 40 ? std::numeric_limits<std::uint64_t>::max() : (bytes << 1) - 1;
       continue;
@@ -206,6 +224,12 @@ std::string table_of(Context& ctx) {
   return table;
 }
 
+// single_copy=on (validated by bool_param; the default stays implicit in names).
+bool single_copy_of(const Context& ctx) {
+  const std::string& text = ctx.raw("single_copy");
+  return text == "on" || text == "true" || text == "1";
+}
+
 // Per call: the applicable rules, and the exchanges chosen so far.
 class AutoExchange final : public ExchangeImpl {
  public:
@@ -215,7 +239,8 @@ class AutoExchange final : public ExchangeImpl {
     copy.kind = Kind::vector;
     const auto procs = static_cast<std::uint64_t>(ctx.procs);
     const Table table = load_table(copy, table_of(copy));
-    for (Rule& rule : rules_for(table, Kind::vector, procs, placement(table, ctx.comm))) {
+    for (Rule& rule :
+         rules_for(table, Kind::vector, procs, placement(table, ctx.comm), single_copy_of(ctx))) {
       Context probe;
       probe.rank = ctx.rank;
       probe.procs = ctx.procs;
@@ -351,15 +376,19 @@ AlgorithmInfo describe_auto() {
   info.params = {{"table", "builtin", "selection table: 'builtin' or a JSON file path"},
                  {"every", "16",
                   "per-call Alltoallv: re-agree on the largest count every N calls (one 8-byte "
-                  "allreduce; 1 = every call); the last choice is kept in between"}};
+                  "allreduce; 1 = every call); the last choice is kept in between"},
+                 {"single_copy", "off",
+                  "on: the caller fuses its pack and unpack with a single-copy plan (the 3D FFT "
+                  "sets it), so the table's single_copy rules apply too"}};
   info.summary = "picks a backend per (P, bytes) from a JSON selection table";
   info.source = "selection policy as data (alltoall/tuning/default.json)";
   info.cost = "that of the chosen backend";
   info.validate = [](Context& ctx) {
     ctx.int_param("every", 1, INT_MAX);
+    if (ctx.raw("single_copy") != "off") ctx.bool_param("single_copy");
     const Table table = load_table(ctx, table_of(ctx));
     const auto procs = static_cast<std::uint64_t>(ctx.procs);
-    const auto rules = rules_for(table, ctx.kind, procs, -1);
+    const auto rules = rules_for(table, ctx.kind, procs, -1, single_copy_of(ctx));
     if (rules.empty())
       ctx.fail("no rule of the selection table applies to P=" + std::to_string(procs));
     // The uniform choice is local (the placement aside); the vector one needs the global
@@ -370,7 +399,7 @@ AlgorithmInfo describe_auto() {
     Context copy = ctx;
     const Table table = load_table(copy, table_of(copy));
     const auto rules = rules_for(table, ctx.kind, static_cast<std::uint64_t>(ctx.procs),
-                                 placement(table, ctx.comm));
+                                 placement(table, ctx.comm), single_copy_of(ctx));
     // The vector kind selects by the largest block of any rank.
     const std::uint64_t bytes = ctx.kind == Kind::vector ? global_max_count(ctx) : ctx.block_bytes;
     // A backend that cannot be built here (sloavx on nodes of unequal size, say) fails the

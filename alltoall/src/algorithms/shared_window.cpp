@@ -43,6 +43,9 @@ void require_one_node(MPI_Comm comm, int procs) {
                 std::to_string(sharing) + " of the P=" + std::to_string(procs) +
                 " ranks share a node; use it on one node or pick another backend");
   }
+#ifdef A2A_SMPI
+  throw Error(kNotUnderSmpi);
+#endif
 }
 
 void copy(std::byte* to, const std::byte* from, std::size_t bytes) {
