@@ -5,10 +5,14 @@
 #pragma once
 
 #include <mpi.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
+#include "a2a/error.hpp"
 #include "detail/p2p.hpp"
 
 namespace a2a::detail {
@@ -25,6 +29,7 @@ class SharedAreas {
   // Collective: this rank's area becomes `bytes` (each rank gives its own size; 0 for none).
   void allocate(std::size_t bytes) {
     release();
+    check_room(bytes);
     // Each rank's area on its own pages, first touched by its owner.
     MPI_Info info;
     MPI_Info_create(&info);
@@ -56,6 +61,38 @@ class SharedAreas {
     sync();
     MPI_Barrier(comm_);
     sync();
+  }
+
+  // Collective: throws the same Error on every rank where the window's file cannot be made.
+  // Open MPI backs the window with a file in /dev/shm: a file size limit, or a /dev/shm too
+  // small (64 MiB in a default Docker container), makes the job abort in
+  // MPI_Win_allocate_shared (with errors returned, Open MPI 4.1 hangs: the other ranks wait
+  // for the one that failed). Hence the check before, agreed by every rank.
+  void check_room(std::size_t bytes) const {
+    unsigned long long total = bytes;
+    MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm_);
+    // Each rank's area is rounded up to pages; a header beside them.
+    const unsigned long long need = total + (areas_.size() + 1) * 65536ULL;
+    const auto mib = [](unsigned long long b) { return std::to_string((b + (1 << 20) - 1) >> 20); };
+    std::string problem;
+    rlimit limit{};
+    if (getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+        limit.rlim_cur < need) {
+      problem = "the file size limit (ulimit -f) is " + mib(limit.rlim_cur) + " MiB";
+    }
+    struct statvfs shm {};
+    if (statvfs("/dev/shm", &shm) == 0 &&
+        static_cast<unsigned long long>(shm.f_bavail) * shm.f_frsize < need) {
+      problem = "/dev/shm has " +
+                mib(static_cast<unsigned long long>(shm.f_bavail) * shm.f_frsize) + " MiB free";
+    }
+    int bad = problem.empty() ? 0 : 1;
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, comm_);
+    if (bad != 0) {
+      throw Error("a shared-memory window of " + mib(total) +
+                  " MiB does not fit: " + (problem.empty() ? "not on another rank" : problem) +
+                  "; raise it (docker run --shm-size, ulimit -f) or pick another backend");
+    }
   }
 
  private:
