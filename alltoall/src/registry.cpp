@@ -66,16 +66,9 @@ std::optional<std::string> check_applicable(const std::string& spec, MPI_Comm co
   ctx.layout = VectorLayout::uniform(procs, block_bytes);
   std::string error = detail::validate(spec, ctx);
   if (error.empty() && ctx.algorithm->needs_one_node) {
-    const int sharing = ranks_sharing_memory(comm);
-    if (sharing != procs) {
-      error = "backend '" + ctx.algorithm->name + "': needs every rank on one node (" +
-              std::to_string(sharing) + " of " + std::to_string(procs) + " share a node)";
+    if (const std::string why = one_node_refusal(comm); !why.empty()) {
+      error = "backend '" + ctx.algorithm->name + "': " + why;
     }
-#ifdef A2A_SMPI
-    else {
-      error = "backend '" + ctx.algorithm->name + "': " + kNotUnderSmpi;
-    }
-#endif
   }
   if (error.empty()) return std::nullopt;
   return error;

@@ -16,6 +16,24 @@ int ranks_sharing_memory(MPI_Comm comm) {
   return sharing;
 }
 
+std::string one_node_refusal(MPI_Comm comm) {
+  int procs = 1;
+  MPI_Comm_size(comm, &procs);
+  const int sharing = ranks_sharing_memory(comm);
+  if (sharing != procs) {
+    return "needs every rank on one node (shared memory), but only " + std::to_string(sharing) +
+           " of the P=" + std::to_string(procs) +
+           " ranks share a node; use it on one node or pick another backend";
+  }
+#ifdef A2A_SMPI
+  return "cannot run under SimGrid SMPI (its shared-memory windows gave wrong results there, "
+         "MPI_Win_sync is not implemented, and stores into them take no simulated time); pick "
+         "another backend";
+#else
+  return {};
+#endif
+}
+
 NodeTopology::NodeTopology(MPI_Comm comm, int ranks_per_node) {
   MPI_Comm_size(comm, &procs_);
   MPI_Comm_rank(comm, &rank_);

@@ -218,15 +218,14 @@ void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, int from, int to, int cut
   // Both boxes span the same range of `cut` (its ranks share it), so every rank of comm cuts
   // the same global chunks.
   const std::int64_t length = source.extent(cut);
+  const std::string spec = fused_auto(backend, chunks);
   step.parts.reserve(static_cast<std::size_t>(chunks));
   for (int c = 0; c < chunks; ++c) {
     const std::int64_t lo = block_start(length, chunks, c), hi = block_start(length, chunks, c + 1);
     Box within = Box::everything();
     within.lo[static_cast<std::size_t>(cut)] = source.lo[static_cast<std::size_t>(cut)] + lo;
     within.hi[static_cast<std::size_t>(cut)] = source.lo[static_cast<std::size_t>(cut)] + hi;
-    if (!step.local)
-      step.parts.emplace_back(comm, source, target, within, sizeof(Complex),
-                              fused_auto(backend, chunks));
+    if (!step.local) step.parts.emplace_back(comm, source, target, within, sizeof(Complex), spec);
     // The transform of stage s runs along axis 2 - s.
     if (before_stage >= 0) {
       step.before.push_back(

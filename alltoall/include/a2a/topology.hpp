@@ -18,13 +18,11 @@ namespace a2a {
 // size of comm when every rank shares one node's memory.
 int ranks_sharing_memory(MPI_Comm comm);
 
-// Why a shared-memory exchange (shared_window) is refused in the SimGrid SMPI build: there the
+// Collective: why an exchange through shared memory (shared_window) cannot run on comm, or ""
+// where it can: every rank must share one node's memory, and not under SimGrid SMPI, whose
 // simulated ranks' stores into each other's windows gave wrong results (SimGrid 3.32 does not
 // implement MPI_Win_sync) and would take no simulated time anyway.
-inline constexpr const char* kNotUnderSmpi =
-    "cannot run under SimGrid SMPI (its shared-memory windows gave wrong results there, "
-    "MPI_Win_sync is not implemented, and stores into them take no simulated time); pick "
-    "another backend";
+std::string one_node_refusal(MPI_Comm comm);
 
 class NodeTopology {
  public:

@@ -224,10 +224,10 @@ std::string table_of(Context& ctx) {
   return table;
 }
 
-// single_copy=on (validated by bool_param; the default stays implicit in names).
+// single_copy=on. Validation resolves it unless left at off, so the default stays implicit in
+// names.
 bool single_copy_of(const Context& ctx) {
-  const std::string& text = ctx.raw("single_copy");
-  return text == "on" || text == "true" || text == "1";
+  return ctx.raw("single_copy") != "off" && ctx.resolved_value("single_copy") == "on";
 }
 
 // Per call: the applicable rules, and the exchanges chosen so far.

@@ -36,16 +36,8 @@
 namespace a2a::detail {
 namespace {
 
-void require_one_node(MPI_Comm comm, int procs) {
-  const int sharing = ranks_sharing_memory(comm);
-  if (sharing != procs) {
-    throw Error("needs every rank on one node (shared memory), but only " +
-                std::to_string(sharing) + " of the P=" + std::to_string(procs) +
-                " ranks share a node; use it on one node or pick another backend");
-  }
-#ifdef A2A_SMPI
-  throw Error(kNotUnderSmpi);
-#endif
+void require_one_node(MPI_Comm comm) {
+  if (const std::string why = one_node_refusal(comm); !why.empty()) throw Error(why);
 }
 
 void copy(std::byte* to, const std::byte* from, std::size_t bytes) {
@@ -92,7 +84,7 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
         procs_(ctx.procs),
         layout_(ctx.layout),
         areas_(ctx.comm, ctx.procs) {
-    require_one_node(ctx.comm, procs_);
+    require_one_node(ctx.comm);
     areas_.allocate(layout_.recv_extent());
     // This rank's block for q goes where q receives from this rank.
     targets_ = peer_addresses<std::byte>(comm_, areas_, layout_.recv_displs);
@@ -164,7 +156,7 @@ class SharedWindowExchange final : public ExchangeImpl {
         areas_(ctx.comm, ctx.procs),
         header_words_(static_cast<std::size_t>(ctx.procs) + 1),
         offsets_(static_cast<std::size_t>(ctx.procs)) {
-    require_one_node(ctx.comm, procs_);
+    require_one_node(ctx.comm);
     areas_.allocate(header_);
   }
   void execute(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {

@@ -63,6 +63,7 @@ class SharedAreas {
     sync();
   }
 
+ private:
   // Collective: throws the same Error on every rank where the window's file cannot be made.
   // Open MPI backs the window with a file in /dev/shm: a file size limit, or a /dev/shm too
   // small (64 MiB in a default Docker container), makes the job abort in
@@ -90,12 +91,11 @@ class SharedAreas {
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, comm_);
     if (bad != 0) {
       throw Error("a shared-memory window of " + mib(total) +
-                  " MiB does not fit: " + (problem.empty() ? "not on another rank" : problem) +
+                  " MiB does not fit: " + (problem.empty() ? "so another rank found" : problem) +
                   "; raise it (docker run --shm-size, ulimit -f) or pick another backend");
     }
   }
 
- private:
   void release() {
     if (win_ == MPI_WIN_NULL) return;
     int finalized = 0;
