@@ -1,6 +1,7 @@
 // a2a fft --grid NXxNYxNZ [--decomp slab|pencil|auto] [--proc-grid P1xP2] [--backend SPEC]
 //         [--backend2 SPEC] [--chunks N] [--check serial|roundtrip|planewave|none] [--iters N]
-//         [--precision double|float] [--fftw-plan estimate|measure] [--format table|json]
+//         [--precision double|float] [--fftw-plan estimate|measure] [--in-place]
+//         [--format table|json]
 // A distributed 3D c2c FFT whose transposes go through a2a backends, checked against serial
 // FFTW on the whole grid, a round trip, or the closed form of a plane wave.
 #include <charconv>
@@ -14,6 +15,7 @@
 #include "core/memory.hpp"
 #include "core/records.hpp"
 #include "core/stats.hpp"
+#include "fft/aligned.hpp"
 #include "fft/fft3d.hpp"
 #include "fft/harness.hpp"
 #ifdef A2A_WITH_HDF5
@@ -33,7 +35,8 @@ struct Settings {
   std::string transform = "c2c";        // or r2c (forward r2c, backward c2r)
   std::string input_file, output_file;  // parallel HDF5
   int iters = 5;
-  int chunks = 1;  // pipeline each transpose in this many chunks
+  int chunks = 1;         // pipeline each transpose in this many chunks
+  bool in_place = false;  // forward and backward on one array (c2c), as FFTW-MPI's baseline
 };
 
 // The transposes' phases per forward+backward pair: the slowest rank's time of each, and its
@@ -85,6 +88,11 @@ int run(const Session& session, const Settings& s) {
   const bool planewave = s.check == "planewave";
   if (r2c && planewave) throw Error("--check planewave is for --transform c2c");
   if (planewave && !s.input_file.empty()) throw Error("--check planewave defines its own input");
+  if (s.in_place && r2c) {
+    throw Error(
+        "--in-place is for --transform c2c (r2c's real input and complex spectrum "
+        "are different arrays)");
+  }
   if (!s.baseline.empty() && !std::is_same_v<Real, double>) {
     throw Error("--baseline fftw-mpi needs --precision double");
   }
@@ -124,22 +132,39 @@ int run(const Session& session, const Settings& s) {
   std::vector<std::complex<Real>> spectrum(static_cast<std::size_t>(fft.output_box().count()));
   std::vector<std::complex<Real>> back(input.size());
   std::vector<Real> real_back(input.size());
+  // The transforms' own arrays, 64-byte aligned like fftw_malloc's (FFTW-MPI's baseline has
+  // those); the vectors above are copies for the checks and the files. --in-place: one array
+  // holds the input, is transformed forward into the spectrum and back into the input.
+  using Complex = std::complex<Real>;
+  AlignedVector<Complex> in_array(input.begin(), input.end()), out_array(spectrum.size()),
+      back_array(back.size());
+  AlignedVector<Real> real_in_array(real_input.begin(), real_input.end()),
+      real_back_array(real_back.size());
+  if (s.in_place) {
+    in_array.resize(std::max(input.size(), spectrum.size()));
+    out_array = back_array = {};
+  }
+  Complex* const spectrum_at = s.in_place ? in_array.data() : out_array.data();
+  Complex* const back_at = s.in_place ? in_array.data() : back_array.data();
   auto forward = [&] {
     if (r2c)
-      fft.forward(real_input.data(), spectrum.data());
+      fft.forward(real_in_array.data(), spectrum_at);
     else
-      fft.forward(input.data(), spectrum.data());
+      fft.forward(in_array.data(), spectrum_at);
   };
   auto backward = [&] {
     if (r2c)
-      fft.backward(spectrum.data(), real_back.data());
+      fft.backward(spectrum_at, real_back_array.data());
     else
-      fft.backward(spectrum.data(), back.data());
+      fft.backward(spectrum_at, back_at);
   };
 
   // Check first (one forward, one backward), then time.
   forward();
+  std::copy_n(spectrum_at, spectrum.size(), spectrum.begin());
   backward();
+  std::copy_n(back_at, back.size(), back.begin());
+  std::copy(real_back_array.begin(), real_back_array.end(), real_back.begin());
   double error = 0;
   const double bound = std::is_same_v<Real, double> ? 1e-10 : 1e-4;
   const std::int64_t total = o.n[0] * o.n[1] * o.n[2];
@@ -251,6 +276,7 @@ int run(const Session& session, const Settings& s) {
                           {"proc_grid", std::to_string(o.p1) + "x" + std::to_string(o.p2)},
                           {"backend", fft.backends()},
                           {"chunks", s.chunks},
+                          {"in_place", s.in_place},
                           {"precision", s.precision},
                           {"procs", session.procs},
                           {"iters", s.iters},
@@ -275,9 +301,9 @@ int run(const Session& session, const Settings& s) {
     if (s.format == "json") {
       std::cout << rec.dump() << "\n";
     } else {
-      std::printf("a2a fft: %s %s %s, %s grid %dx%d, P=%d, %s\n", s.grid.c_str(),
-                  s.transform.c_str(), s.precision.c_str(), decomp.c_str(), o.p1, o.p2,
-                  session.procs, fft.backends().c_str());
+      std::printf("a2a fft: %s %s %s%s, %s grid %dx%d, P=%d, %s\n", s.grid.c_str(),
+                  s.transform.c_str(), s.precision.c_str(), s.in_place ? " in place" : "",
+                  decomp.c_str(), o.p1, o.p2, session.procs, fft.backends().c_str());
       std::printf("  check %-9s relative max error %.3e (bound %.0e): %s\n", s.check.c_str(), error,
                   bound, checked ? (passed ? "passed" : "FAILED") : "skipped");
       std::printf(
@@ -314,6 +340,9 @@ Runner setup_fft(CLI::App& app, const Session& session) {
                   "pipeline each transpose in N chunks: one chunk's exchange in flight while "
                   "the next is packed and the last unpacked and transformed (1: off)")
       ->check(CLI::Range(1, 65536));
+  sub->add_flag("--in-place", s->in_place,
+                "forward and backward on one array, as FFTW-MPI's baseline runs (c2c; on one "
+                "rank this saves the copy before FFTW's in-place 3D plan)");
   sub->add_option("--transform", s->transform, "c2c or r2c (forward r2c, backward c2r)")
       ->check(CLI::IsMember({"c2c", "r2c"}));
   sub->add_option("--input", s->input_file,

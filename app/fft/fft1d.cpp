@@ -3,12 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <new>
 #include <numbers>
 
-#include <sys/mman.h>
-
 #include "a2a/error.hpp"
+#include "aligned.hpp"
 
 namespace a2a::fft {
 namespace {
@@ -64,17 +62,9 @@ SixStep::SixStep(MPI_Comm comm, std::int64_t n1, std::int64_t n2, const std::str
   const std::int64_t panel =
       std::max(panel_width(n1, w) * panel_stride(n1), panel_width(n2, h) * panel_stride(n2));
   auto allocate = [](std::int64_t n) {
-    // Large buffers on 2 MiB pages where the kernel has them (transparent huge pages on
-    // request): the panels' gathers visit every row of a block, one page per row on 4 KiB
-    // pages, and TLB misses then cost as much as the copy. The alignment also suits FFTW.
-    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(Complex);
-    constexpr std::size_t huge = std::size_t{2} << 20;
-    const std::size_t align = bytes < huge ? 64 : huge;
-    const std::size_t rounded = (bytes + align - 1) / align * align;
-    void* p = std::aligned_alloc(align, rounded);
-    if (p == nullptr) throw std::bad_alloc();
-    if (align == huge) madvise(p, rounded, MADV_HUGEPAGE);  // advice: its failure is harmless
-    return Buffer(static_cast<Complex*>(p));
+    // 2 MiB pages for the large blocks: the panels' gathers visit every row of a block.
+    return Buffer(
+        static_cast<Complex*>(allocate_aligned(static_cast<std::size_t>(n) * sizeof(Complex))));
   };
   a_ = allocate(most);
   // t2's send buffer, filled by step 3 in t2's packed layout (each peer's columns k1 of these

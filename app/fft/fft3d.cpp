@@ -380,7 +380,7 @@ template <typename Real>
 void Fft3d<Real>::forward(const Complex* in, Complex* out) {
   const auto count = static_cast<std::size_t>(boxes_[0].count());
   if (whole_3d_) {
-    std::copy_n(in, count, out);
+    if (in != out) std::copy_n(in, count, out);
     run_in_place(entry_plan_, out, count);
     return;
   }

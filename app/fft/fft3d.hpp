@@ -9,7 +9,7 @@
 // also apply the backward 1/N. With one rank per column (P = 1, a 1 x P grid) the y- and
 // x-pencils are one box: the x panels go from the one array to the other, nothing exchanged.
 // On one rank (unpipelined) the whole transform is one 3D FFTW plan each way, in place on the
-// caller's output after a copy.
+// caller's output (after a copy, unless the caller's call is in place).
 // Pipelined (Options::chunks > 1): each transpose goes in chunks along the axis both of its
 // sides hold whole (x between z- and y-pencils, z between y- and x-pencils), and the 1D
 // transforms beside it run on the same chunks, so that one chunk's exchange is in flight
@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "a2a/transpose.hpp"
+#include "aligned.hpp"
 
 namespace a2a::fft {
 
@@ -62,8 +63,11 @@ class Fft3d {
   // The real input box of an r2c transform (z extent n2; input_box() has n2/2 + 1).
   const Box& real_box() const { return real_box_; }
   // in: input_box() elements (read only); out: output_box() elements.
+  // In place (in == out) too: the array then holds the larger of the two boxes. On one rank
+  // that saves the copy before FFTW's in-place 3D plan (one pass over the grid).
   void forward(const Complex* in, Complex* out);
   // in: output_box() elements (read only); out: input_box() elements, scaled by 1/N.
+  // In place (in == out) as forward.
   void backward(const Complex* in, Complex* out);
   // r2c: in real_box() reals; c2r: out real_box() reals, scaled by 1/N.
   void forward(const Real* in, Complex* out);
@@ -119,9 +123,9 @@ class Fft3d {
   std::array<Box, 3> boxes_;  // z-, y-, x-pencils
   Step zy_, yx_, xy_, yz_;    // zy_ and yz_ have no parts on a slab (local)
   unsigned flags_ = 0;        // FFTW planner flags
-  std::vector<Complex> work0_, work1_;
+  AlignedVector<Complex> work0_, work1_;
   Box real_box_;
-  std::vector<Real> real_work_;
+  AlignedVector<Real> real_work_;
   void* r2c_plan_ = nullptr;
   void* c2r_plan_ = nullptr;
   // Whole-box plans out of place: forward z (a slab's y and z) from work1_ into work0_, and
