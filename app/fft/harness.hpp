@@ -107,15 +107,16 @@ inline std::pair<int, int> process_grid(const std::string& decomp, const std::st
 }
 
 // Estimated bytes per rank of a distributed 3D FFT run (the largest rank: rank 0 also
-// gathers the whole grid for a serial check): per rank about 14 boxes of complex values
-// (input, spectrum, the inverse, two work arrays, the four redistributions' send and receive
+// gathers the whole grid for a serial check): per rank about 17 boxes of complex values
+// (input, spectrum and the inverse twice: the aligned arrays the transforms run on and the
+// copies the checks read; two work arrays, the four redistributions' send and receive
 // buffers, the plans' scratch), and with a serial check 3 whole grids on rank 0 (gathered
 // input and spectrum, the reference).
 inline std::uint64_t fft_memory(const std::array<std::int64_t, 3>& n, int procs, bool serial_check,
                                 std::size_t complex_bytes) {
   const double points =
       static_cast<double>(n[0]) * static_cast<double>(n[1]) * static_cast<double>(n[2]);
-  double bytes = 14 * points / procs * static_cast<double>(complex_bytes) + (1 << 20);
+  double bytes = 17 * points / procs * static_cast<double>(complex_bytes) + (1 << 20);
   if (serial_check) bytes += 3 * points * static_cast<double>(complex_bytes);
   return bytes >= 1.8e19 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(bytes);
 }
