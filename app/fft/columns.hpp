@@ -67,12 +67,14 @@ class ColumnFfts {
     void operator()(Complex* p) const { F::free(p); }
   };
   // Columns per panel: the panel (len x width) within 32 KiB, L1 (measured at 128 rows:
-  // 16 columns 4.6 ms, 32 columns 5.6 ms, 64 columns 7.2 ms), and at least four columns so
-  // that each copied run is a whole 64-byte cache line.
+  // 16 columns 4.6 ms, 32 columns 5.6 ms, 64 columns 7.2 ms), but at least 16 columns, so
+  // that each copied run is four or more cache lines: every row of a panel is on its own page
+  // (4 KiB pages in a shared window), and at 256 rows 8-column panels (32 KiB) took 225-275 ms
+  // of local FFTs per 256^3 pair where 16-64 columns took 189-227 (P = 2 and 4, docs/fft.md).
   static std::int64_t width_for(std::int64_t len, std::int64_t cols) {
     const auto fit =
         static_cast<std::int64_t>(32768 / sizeof(Complex)) / std::max<std::int64_t>(len, 1);
-    return std::clamp<std::int64_t>(std::min(fit, cols), std::min<std::int64_t>(4, cols), 64);
+    return std::clamp<std::int64_t>(std::min(fit, cols), std::min<std::int64_t>(16, cols), 64);
   }
   typename F::plan plan(std::int64_t howmany, int sign, unsigned flags) {
     const int n = static_cast<int>(len_), stride = static_cast<int>(howmany);
