@@ -110,8 +110,11 @@ int run(const Session& session, const Settings& s) {
   fft::Fft3d<Real> fft(session.comm, o);
   const std::array<std::int64_t, 3> spectrum_grid{o.n[0], o.n[1], r2c ? o.n[2] / 2 + 1 : o.n[2]};
   const Box in_box = r2c ? fft.real_box() : fft.input_box();
-  auto input = fill<Real>(in_box, o.n, planewave);
-  std::vector<Real> real_input = real_parts(input);
+  // Every array the transforms run on is 64-byte aligned, like fftw_malloc's (FFTW-MPI's
+  // baseline has those).
+  using Complex = std::complex<Real>;
+  auto input = fill<Real, AlignedVector<Complex>>(in_box, o.n, planewave);
+  auto real_input = real_parts<AlignedVector<Complex>, Real, AlignedVector<Real>>(input);
 #ifdef A2A_WITH_HDF5
   if (!s.input_file.empty()) {
     // Dataset "input": real (n0, n1, n2) for r2c, complex (n0, n1, n2, 2) for c2c.
@@ -129,42 +132,38 @@ int run(const Session& session, const Settings& s) {
     throw Error("--input/--output need a build with HDF5 (A2A_WITH_HDF5)");
   }
 #endif
-  std::vector<std::complex<Real>> spectrum(static_cast<std::size_t>(fft.output_box().count()));
-  std::vector<std::complex<Real>> back(input.size());
-  std::vector<Real> real_back(input.size());
-  // The transforms' own arrays, 64-byte aligned like fftw_malloc's (FFTW-MPI's baseline has
-  // those); the vectors above are copies for the checks and the files. --in-place: one array
-  // holds the input, is transformed forward into the spectrum and back into the input.
-  using Complex = std::complex<Real>;
-  AlignedVector<Complex> in_array(input.begin(), input.end()), out_array(spectrum.size()),
-      back_array(back.size());
-  AlignedVector<Real> real_in_array(real_input.begin(), real_input.end()),
-      real_back_array(real_back.size());
+  AlignedVector<Complex> spectrum(static_cast<std::size_t>(fft.output_box().count()));
+  AlignedVector<Complex> back(input.size());
+  AlignedVector<Real> real_back(r2c ? input.size() : 0);
+  // --in-place: one array holds the input, is transformed forward into the spectrum and back
+  // into the input; the check copies the two out of it.
+  AlignedVector<Complex> array;
   if (s.in_place) {
-    in_array.resize(std::max(input.size(), spectrum.size()));
-    out_array = back_array = {};
+    array.resize(std::max(input.size(), spectrum.size()));
+    std::copy(input.begin(), input.end(), array.begin());
   }
-  Complex* const spectrum_at = s.in_place ? in_array.data() : out_array.data();
-  Complex* const back_at = s.in_place ? in_array.data() : back_array.data();
   auto forward = [&] {
     if (r2c)
-      fft.forward(real_in_array.data(), spectrum_at);
+      fft.forward(real_input.data(), spectrum.data());
+    else if (s.in_place)
+      fft.forward(array.data(), array.data());
     else
-      fft.forward(in_array.data(), spectrum_at);
+      fft.forward(input.data(), spectrum.data());
   };
   auto backward = [&] {
     if (r2c)
-      fft.backward(spectrum_at, real_back_array.data());
+      fft.backward(spectrum.data(), real_back.data());
+    else if (s.in_place)
+      fft.backward(array.data(), array.data());
     else
-      fft.backward(spectrum_at, back_at);
+      fft.backward(spectrum.data(), back.data());
   };
 
   // Check first (one forward, one backward), then time.
   forward();
-  std::copy_n(spectrum_at, spectrum.size(), spectrum.begin());
+  if (s.in_place) std::copy_n(array.begin(), spectrum.size(), spectrum.begin());
   backward();
-  std::copy_n(back_at, back.size(), back.begin());
-  std::copy(real_back_array.begin(), real_back_array.end(), real_back.begin());
+  if (s.in_place) std::copy_n(array.begin(), back.size(), back.begin());
   double error = 0;
   const double bound = std::is_same_v<Real, double> ? 1e-10 : 1e-4;
   const std::int64_t total = o.n[0] * o.n[1] * o.n[2];

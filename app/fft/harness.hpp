@@ -107,16 +107,15 @@ inline std::pair<int, int> process_grid(const std::string& decomp, const std::st
 }
 
 // Estimated bytes per rank of a distributed 3D FFT run (the largest rank: rank 0 also
-// gathers the whole grid for a serial check): per rank about 17 boxes of complex values
-// (input, spectrum and the inverse twice: the aligned arrays the transforms run on and the
-// copies the checks read; two work arrays, the four redistributions' send and receive
+// gathers the whole grid for a serial check): per rank about 14 boxes of complex values
+// (input, spectrum, the inverse, two work arrays, the four redistributions' send and receive
 // buffers, the plans' scratch), and with a serial check 3 whole grids on rank 0 (gathered
 // input and spectrum, the reference).
 inline std::uint64_t fft_memory(const std::array<std::int64_t, 3>& n, int procs, bool serial_check,
                                 std::size_t complex_bytes) {
   const double points =
       static_cast<double>(n[0]) * static_cast<double>(n[1]) * static_cast<double>(n[2]);
-  double bytes = 17 * points / procs * static_cast<double>(complex_bytes) + (1 << 20);
+  double bytes = 14 * points / procs * static_cast<double>(complex_bytes) + (1 << 20);
   if (serial_check) bytes += 3 * points * static_cast<double>(complex_bytes);
   return bytes >= 1.8e19 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(bytes);
 }
@@ -153,10 +152,10 @@ std::complex<Real> input_value(const std::array<std::int64_t, 3>& n, bool planew
   return {static_cast<Real>(std::sin(0.001 * x)), static_cast<Real>(std::cos(0.0007 * x))};
 }
 
-template <typename Real>
-std::vector<std::complex<Real>> fill(const Box& b, const std::array<std::int64_t, 3>& n,
-                                     bool planewave) {
-  std::vector<std::complex<Real>> v(static_cast<std::size_t>(b.count()));
+// The input's values on box b, in a std::vector or any vector type V (AlignedVector).
+template <typename Real, typename V = std::vector<std::complex<Real>>>
+V fill(const Box& b, const std::array<std::int64_t, 3>& n, bool planewave) {
+  V v(static_cast<std::size_t>(b.count()));
   std::size_t at = 0;
   for (auto i = b.lo[0]; i < b.hi[0]; ++i)
     for (auto j = b.lo[1]; j < b.hi[1]; ++j)
@@ -167,8 +166,9 @@ std::vector<std::complex<Real>> fill(const Box& b, const std::array<std::int64_t
 
 // Gathers every rank's elements on rank 0 in rank order, counted in elements of T (an MPI
 // type of sizeof(T) bytes), so that more than 2 GiB per rank still fits MPI's int counts.
-template <typename T>
-std::vector<T> gather_elements(MPI_Comm comm, const std::vector<T>& mine) {
+// V: a std::vector or any vector type (AlignedVector).
+template <typename V, typename T = typename V::value_type>
+std::vector<T> gather_elements(MPI_Comm comm, const V& mine) {
   int procs = 1, rank = 0;
   MPI_Comm_size(comm, &procs);
   MPI_Comm_rank(comm, &rank);
@@ -211,21 +211,20 @@ std::vector<T> gather_elements(MPI_Comm comm, const std::vector<T>& mine) {
 }
 
 // Gathers every rank's box of `local` into the whole row-major grid on rank 0.
-template <typename Real>
-std::vector<std::complex<Real>> gather(MPI_Comm comm, const Box& b,
-                                       const std::vector<std::complex<Real>>& local,
-                                       const std::array<std::int64_t, 3>& n) {
+template <typename V, typename Complex = typename V::value_type>
+std::vector<Complex> gather(MPI_Comm comm, const Box& b, const V& local,
+                            const std::array<std::int64_t, 3>& n) {
   int procs = 1, rank = 0;
   MPI_Comm_size(comm, &procs);
   MPI_Comm_rank(comm, &rank);
   const std::int64_t mine[6] = {b.lo[0], b.lo[1], b.lo[2], b.hi[0], b.hi[1], b.hi[2]};
   std::vector<std::int64_t> boxes(6 * static_cast<std::size_t>(procs));
   MPI_Gather(mine, 6, MPI_INT64_T, boxes.data(), 6, MPI_INT64_T, 0, comm);
-  const std::vector<std::complex<Real>> all = gather_elements(comm, local);
-  std::vector<std::complex<Real>> grid;
+  const std::vector<Complex> all = gather_elements(comm, local);
+  std::vector<Complex> grid;
   if (rank != 0) return grid;
   grid.resize(static_cast<std::size_t>(n[0] * n[1] * n[2]));
-  const std::complex<Real>* src = all.data();
+  const Complex* src = all.data();
   for (std::size_t p = 0; p < static_cast<std::size_t>(procs); ++p) {
     const std::int64_t* q = &boxes[6 * p];
     for (auto i = q[0]; i < q[3]; ++i)
@@ -475,9 +474,10 @@ class FftwMpi {
   fftw_plan forward_ = nullptr, backward_ = nullptr;
 };
 
-template <typename Real>
-std::vector<Real> real_parts(const std::vector<std::complex<Real>>& v) {
-  std::vector<Real> out(v.size());
+template <typename V, typename Real = typename V::value_type::value_type,
+          typename Out = std::vector<Real>>
+Out real_parts(const V& v) {
+  Out out(v.size());
   for (std::size_t i = 0; i < v.size(); ++i)
     out[i] = v[i].real();
   return out;
@@ -533,8 +533,8 @@ std::vector<std::complex<Real>> planewave_spectrum(const std::array<std::int64_t
 }
 
 // relative_error over a distributed array (a NaN or Inf on any rank makes it infinite).
-template <typename T>
-double max_relative(MPI_Comm comm, const std::vector<T>& got, const std::vector<T>& want) {
+template <typename A, typename B>
+double max_relative(MPI_Comm comm, const A& got, const B& want) {
   ErrorAccumulator e;
   for (std::size_t i = 0; i < got.size(); ++i)
     e.add(got[i], want[i]);
