@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "a2a/error.hpp"
@@ -194,7 +195,16 @@ fft::Options fft_options(const Session& session, const Experiment& e) {
   });
   o.r2c = e.transform == "r2c";
   o.chunks = e.chunks;
+  o.fftw_flags = fft::fftw_flags_of(e.fftw_plan);
   return o;
+}
+
+// The experiment's wisdom file, read before any plan is made (errors name the wisdom line).
+fft::Wisdom wisdom_of(const Session& session, const Experiment& e) {
+  if (e.wisdom.empty()) return fft::Wisdom(session.comm, "", e.fftw_plan);
+  std::optional<fft::Wisdom> w;
+  at_line(e.table.at("wisdom"), "", [&] { w.emplace(session.comm, e.wisdom, e.fftw_plan); });
+  return std::move(*w);
 }
 
 std::int64_t n1_of(const Experiment& e) {
@@ -367,44 +377,58 @@ ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& 
   const double bound = 1e-10;
   const double unit = fft_unit(static_cast<double>(total));
 
+  using Complex = std::complex<double>;
+  // The arrays are 64-byte aligned, as a2a fft's and FFTW-MPI's (fftw_malloc) are.
   struct Entry {
     std::string spec;
     std::unique_ptr<fft::Fft3d<double>> fft;
-    std::vector<std::complex<double>> input, spectrum, back;
-    std::vector<double> real_input, real_back;
+    fft::AlignedVector<Complex> input, spectrum, back;
+    fft::AlignedVector<Complex> array;  // in_place: input, then spectrum, then back
+    fft::AlignedVector<double> real_input, real_back;
     double error = 0;
     PhaseTimes t;
   };
+  const fft::Wisdom wisdom = wisdom_of(session, e);
   std::vector<Entry> entries;
-  std::vector<std::complex<double>> reference;  // rank 0: the serial spectrum
+  std::vector<Complex> reference;  // rank 0: the serial spectrum
   for (const std::string& spec : e.backends) {
     Entry& x = entries.emplace_back();
     x.spec = spec;
     o.backend = spec;
     x.fft = std::make_unique<fft::Fft3d<double>>(session.comm, o);
     const Box in_box = r2c ? x.fft->real_box() : x.fft->input_box();
-    x.input = fft::fill<double>(in_box, o.n, planewave);
-    x.real_input = fft::real_parts(x.input);
+    x.input = fft::fill<double, fft::AlignedVector<Complex>>(in_box, o.n, planewave);
+    x.real_input =
+        fft::real_parts<fft::AlignedVector<Complex>, double, fft::AlignedVector<double>>(x.input);
     x.spectrum.resize(static_cast<std::size_t>(x.fft->output_box().count()));
     x.back.resize(x.input.size());
-    x.real_back.resize(x.input.size());
+    x.real_back.resize(r2c ? x.input.size() : 0);
+    if (e.in_place) x.array.resize(std::max(x.input.size(), x.spectrum.size()));
   }
   auto forward = [&](Entry& x) {
     if (r2c)
       x.fft->forward(x.real_input.data(), x.spectrum.data());
+    else if (e.in_place)
+      x.fft->forward(x.array.data(), x.array.data());
     else
       x.fft->forward(x.input.data(), x.spectrum.data());
   };
   auto backward = [&](Entry& x) {
     if (r2c)
       x.fft->backward(x.spectrum.data(), x.real_back.data());
+    else if (e.in_place)
+      x.fft->backward(x.array.data(), x.array.data());
     else
       x.fft->backward(x.spectrum.data(), x.back.data());
   };
-  // Checks: once per backend, before timing.
+  // Checks: once per backend, before timing (in place: the spectrum and the round trip are
+  // copied out of the one array for them).
   for (Entry& x : entries) {
+    if (e.in_place) std::copy(x.input.begin(), x.input.end(), x.array.begin());
     forward(x);
+    if (e.in_place) std::copy_n(x.array.begin(), x.spectrum.size(), x.spectrum.begin());
     backward(x);
+    if (e.in_place) std::copy_n(x.array.begin(), x.back.size(), x.back.begin());
     if (e.fft_check == "roundtrip") {
       x.error = r2c ? fft::max_relative(session.comm, x.real_back, x.real_input)
                     : fft::max_relative(session.comm, x.back, x.input);
@@ -428,13 +452,14 @@ ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& 
   std::unique_ptr<fft::FftwMpi> baseline;
   std::vector<double> baseline_times;
   if (!e.baseline.empty()) {
-    baseline = std::make_unique<fft::FftwMpi>(session.comm, o.n, r2c, FFTW_ESTIMATE);
+    baseline = std::make_unique<fft::FftwMpi>(session.comm, o.n, r2c, o.fftw_flags);
     const auto slab = fft::fill<double>(baseline->real_box(), o.n, planewave);
     if (r2c)
       baseline->load(fft::real_parts(slab));
     else
       baseline->load(slab);
   }
+  wisdom.save();  // every plan of the experiment (a2a's and the baseline's) is made
   // Interleaved: A B C (baseline) A B C ...; warm-up rounds are not recorded.
   for (int it = -e.warmup; it < e.iters; ++it) {
     for (Entry& x : entries) {
@@ -464,6 +489,8 @@ ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& 
                           {"backend", backend},
                           {"grid", e.grid},
                           {"transform", e.transform},
+                          {"in_place", e.in_place},
+                          {"fftw_plan", e.fftw_plan},
                           {"decomp", fft::resolve_decomp(e.decomp, o.n, session.procs)},
                           {"proc_grid", std::to_string(o.p1) + "x" + std::to_string(o.p2)},
                           {"procs", session.procs},
@@ -508,12 +535,14 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
     double error = 0;
     PhaseTimes t;
   };
+  const fft::Wisdom wisdom = wisdom_of(session, e);
+  const unsigned flags = fft::fftw_flags_of(e.fftw_plan);
   std::vector<Entry> entries;
   std::vector<std::complex<double>> reference;
   for (const std::string& spec : e.backends) {
     Entry& x = entries.emplace_back();
     x.spec = spec;
-    x.fft = std::make_unique<fft::SixStep>(session.comm, n1, n2, spec, FFTW_ESTIMATE);
+    x.fft = std::make_unique<fft::SixStep>(session.comm, n1, n2, spec, flags);
     x.in.resize(static_cast<std::size_t>(x.fft->input_count()));
     for (std::size_t i = 0; i < x.in.size(); ++i)
       x.in[i] = fft::point(x.fft->input_first() + static_cast<std::int64_t>(i));
@@ -533,10 +562,10 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
   std::unique_ptr<fft::FftwMpi1d> baseline;
   std::vector<double> baseline_times;
   if (!e.baseline.empty()) {
-    at_line(e.table.at("baseline"), "", [&] {
-      baseline = std::make_unique<fft::FftwMpi1d>(session.comm, e.points, FFTW_ESTIMATE);
-    });
+    at_line(e.table.at("baseline"), "",
+            [&] { baseline = std::make_unique<fft::FftwMpi1d>(session.comm, e.points, flags); });
   }
+  wisdom.save();
   for (int it = -e.warmup; it < e.iters; ++it) {
     for (Entry& x : entries) {
       x.t.measure(session, *x.fft, it >= 0, [&] { x.fft->forward(x.in.data(), x.out.data()); });
@@ -555,9 +584,10 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
   const double per_pair =
       static_cast<double>(e.points) / (static_cast<double>(session.procs) * session.procs) * 16;
   auto base_record = [&](const std::string& label, const std::string& backend) {
-    return nlohmann::json{{"app", "fft1d"},         {"label", label},    {"backend", backend},
-                          {"points", e.points},     {"n1", n1},          {"n2", n2},
-                          {"procs", session.procs}, {"bytes", per_pair}, {"iters", e.iters}};
+    return nlohmann::json{{"app", "fft1d"},          {"label", label},    {"backend", backend},
+                          {"points", e.points},      {"n1", n1},          {"n2", n2},
+                          {"procs", session.procs},  {"bytes", per_pair}, {"iters", e.iters},
+                          {"fftw_plan", e.fftw_plan}};
   };
   for (Entry& x : entries) {
     nlohmann::json rec = base_record(x.spec, x.fft->backends());

@@ -85,6 +85,8 @@ decomp = "slab"
 transform = "r2c"
 check = "roundtrip"
 backends = "all"
+fftw_plan = "measure"
+wisdom = "w.wisdom"
 
 [[model]]
 procs = 64
@@ -106,7 +108,8 @@ radix = [2, 8]
               e[2].name == "bench-2",
           "second bench: all, own iters, default name");
     check(e[3].type == Type::fft && e[3].decomp == "slab" && e[3].transform == "r2c" &&
-              e[3].fft_check == "roundtrip" && e[3].all_backends,
+              e[3].fft_check == "roundtrip" && e[3].all_backends && !e[3].in_place &&
+              e[3].fftw_plan == "measure" && e[3].wisdom == "w.wisdom",
           "fft keys");
     check(e[4].type == Type::model && e[4].model_procs == 64 &&
               (e[4].radices == std::vector<std::uint64_t>{2, 8}),
@@ -143,6 +146,16 @@ radix = [2, 8]
       {"[[fft]]\ngrid = \"8x8x8\"\nbackends = \"all\"\ntransform = \"r2c\"\ncheck = "
        "\"planewave\"\n",
        5, "planewave"},
+      {"[[fft]]\ngrid = \"8x8x8\"\nbackends = \"all\"\ntransform = \"r2c\"\nin_place = true\n", 5,
+       "in_place = true is for transform = \"c2c\""},
+      {"[[fft]]\ngrid = \"8x8x8\"\nbackends = \"all\"\nin_place = 1\n", 4, "true or false"},
+      {"[[fft]]\ngrid = \"8x8x8\"\nbackends = \"all\"\nfftw_plan = \"exhaustive\"\n", 4,
+       "not one of estimate, measure, patient, wisdom-only"},
+      {"[[fft]]\ngrid = \"8x8x8\"\nbackends = \"all\"\nfftw_plan = \"wisdom-only\"\n", 4,
+       "needs 'wisdom'"},
+      {"[[fft1d]]\npoints = 64\nbackends = \"all\"\nwisdom = \"\"\n", 4, "'wisdom' is a file name"},
+      {"[[fft1d]]\npoints = 64\nbackends = \"all\"\nin_place = true\n", 4,
+       "unknown key 'in_place'"},
       {"[[fft1d]]\npoints = 100\nn1 = 7\nbackends = \"all\"\n", 3, "does not divide"},
       {"[[fft1d]]\nbackends = \"all\"\npoints = \"64Q^2\"\n", 3, "expected N, B^E, P^E"},
       {"[[fft1d]]\nbackends = \"all\"\npoints = \"2^200\"\n", 3, "too large"},

@@ -18,8 +18,10 @@ namespace {
 const std::set<std::string> kCommon = {"name", "iters", "warmup", "check", "backends"};
 const std::map<Type, std::set<std::string>> kKeys = {
     {Type::bench, {"sizes", "vector", "per_call"}},
-    {Type::fft, {"grid", "decomp", "proc_grid", "transform", "baseline", "chunks"}},
-    {Type::fft1d, {"points", "n1", "baseline"}},
+    {Type::fft,
+     {"grid", "decomp", "proc_grid", "transform", "baseline", "chunks", "in_place", "fftw_plan",
+      "wisdom"}},
+    {Type::fft1d, {"points", "n1", "baseline", "fftw_plan", "wisdom"}},
     {Type::is, {"class", "iterations", "counts_backend"}},
     {Type::model, {"procs", "radix"}}};
 const std::map<std::string, Type> kTypes = {{"bench", Type::bench},
@@ -56,6 +58,20 @@ std::string one_of(const toml::value& table, const std::string& key,
     fail_at(table.at(key), "'" + key + "' = \"" + value + "\" is not one of " + list);
   }
   return value;
+}
+
+// fftw_plan and wisdom ([[fft]], [[fft1d]]): a2a fft's --fftw-plan and --wisdom.
+void read_fftw_planning(const toml::value& table, Experiment& e) {
+  if (table.contains("fftw_plan")) {
+    e.fftw_plan = one_of(table, "fftw_plan", {"estimate", "measure", "patient", "wisdom-only"});
+  }
+  if (table.contains("wisdom")) {
+    e.wisdom = text_of(table, "wisdom");
+    if (e.wisdom.empty()) fail_at(table.at("wisdom"), "'wisdom' is a file name");
+  }
+  if (e.fftw_plan == "wisdom-only" && e.wisdom.empty()) {
+    fail_at(table.at("fftw_plan"), "fftw_plan = \"wisdom-only\" needs 'wisdom' (the file)");
+  }
 }
 
 // Backends: "all" (every algorithm of `kind`) or an array of spec strings (or one
@@ -242,6 +258,17 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
       }
       if (has("baseline")) e.baseline = one_of(table, "baseline", {"fftw-mpi"});
       if (has("chunks")) e.chunks = static_cast<int>(integer_of(table, "chunks", 1, 65536));
+      if (has("in_place")) {
+        const toml::value& v = table.at("in_place");
+        if (!v.is_boolean()) fail_at(v, "'in_place' is true or false");
+        e.in_place = v.as_boolean();
+        if (e.in_place && e.transform != "c2c") {
+          fail_at(v,
+                  "in_place = true is for transform = \"c2c\" (r2c's real input and complex "
+                  "spectrum are different arrays)");
+        }
+      }
+      read_fftw_planning(table, e);
       read_backends(e, Kind::vector, true);
       break;
     }
@@ -265,6 +292,7 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
         if (e.points % e.n1 != 0) fail_at(table.at("n1"), "'n1' does not divide 'points'");
       }
       if (has("baseline")) e.baseline = one_of(table, "baseline", {"fftw-mpi"});
+      read_fftw_planning(table, e);
       read_backends(e, Kind::vector, true);
       break;
     }

@@ -12,8 +12,12 @@
 //   vector = "random"           # Alltoallv counts from this distribution (omit: Alltoall)
 //   per_call = true             # Alltoallv through a2a::VectorExchange (counts every call)
 //
-//   [[fft]]   grid, decomp, proc_grid, transform, chunks, check, baseline = "fftw-mpi", backends
-//   [[fft1d]] points (or "64P^2", "2^20"), n1, check, baseline = "fftw-mpi", backends
+//   [[fft]]   grid, decomp, proc_grid, transform, chunks, in_place, check,
+//             baseline = "fftw-mpi", fftw_plan, wisdom, backends
+//   [[fft1d]] points (or "64P^2", "2^20"), n1, check, baseline = "fftw-mpi", fftw_plan, wisdom,
+//             backends
+//   (fftw_plan = "estimate" | "measure" | "patient" | "wisdom-only", wisdom = "FILE": as
+//   a2a fft's --fftw-plan and --wisdom, for a2a's plans and the baseline's alike)
 //   [[is]]    class, iterations (NPB's, per repetition), counts_backend, backends
 //   [[model]] procs, radix = "all" | [2, 4, ...]   (K and D of TRA, Propositions 1-4)
 //
@@ -47,8 +51,11 @@ struct Experiment {
   BenchConfig bench;  // bench: algorithms, sizes, distribution (iters/warmup/check copied)
   // fft
   std::string grid, decomp = "pencil", proc_grid, transform = "c2c", fft_check = "serial";
-  std::string baseline;  // "fftw-mpi" or ""
-  int chunks = 1;        // pipelined transposes (a2a fft --chunks)
+  std::string baseline;   // "fftw-mpi" or ""
+  int chunks = 1;         // pipelined transposes (a2a fft --chunks)
+  bool in_place = false;  // c2c forward and backward on one array (a2a fft --in-place)
+  // fft and fft1d: FFTW planning for a2a and the baseline, wisdom file ("" = none)
+  std::string fftw_plan = "estimate", wisdom;
   // fft1d
   std::int64_t points = 0, n1 = 0;
   // is
