@@ -8,8 +8,9 @@
 // candidates within --keep of the best at the neighbouring coarse sizes (plus mpi, and for
 // Alltoall the three randomized algorithms random_auto chooses from). A fine size whose
 // estimated cost would pass the deadline keeps its coarse result (the table says which sizes
-// were refined). Every measurement is a2a bench's: interleaved, slowest rank, median with a
-// bootstrap CI. Decisions are rank 0's, broadcast, so every rank measures the same things.
+// were refined); a fine measurement that would repeat a coarse one exactly (--iters 1 --warmup 0
+// in a simulation) reuses it. Every measurement is a2a bench's: interleaved, slowest rank, median
+// with a bootstrap CI. Decisions are rank 0's, broadcast, so every rank measures the same things.
 #include <unistd.h>
 
 #include <algorithm>
@@ -231,7 +232,17 @@ class Tuner {
         if (keep.count(spec) > 0) specs.push_back(spec);
       }
       for (const std::string& dist : dists) {
-        measure(kind, applicable(specs, kind, s), s, dist, opt_.iters, opt_.warmup, "fine", fine);
+        std::vector<std::string> todo = applicable(specs, kind, s);
+        // A fine measurement that would repeat a coarse one exactly (the same iterations and
+        // warm-up, as a deterministic simulation's --iters 1 --warmup 0) is not made twice.
+        if (coarse_iters == opt_.iters && coarse_warmup == opt_.warmup) {
+          std::erase_if(todo, [&](const std::string& spec) {
+            return std::any_of(coarse.begin(), coarse.end(), [&](const tuning::Measurement& m) {
+              return m.spec == spec && m.bytes == s && m.distribution == dist;
+            });
+          });
+        }
+        measure(kind, todo, s, dist, opt_.iters, opt_.warmup, "fine", fine);
       }
       refined_[to_string(kind)].push_back(s);
     }

@@ -140,5 +140,21 @@ if "model" in table:
 else:
     check(False, "the table has a model")
 
+# With one iteration and no warm-up (a simulation's settings) the fine pass reuses the coarse
+# measurements instead of repeating them: nothing is measured twice at a coarse size (1 and
+# 4096 B here), and the in-between sizes are still refined.
+once = os.path.join(work, "once.json")
+done = subprocess.run(launcher + [a2a, "tune", "--kind", "uniform", "--sizes", ",".join(map(str, sizes)),
+                                  "--iters", "1", "--warmup", "0", "--budget", "60s", "--output", once],
+                      capture_output=True, text=True, timeout=240)
+check(done.returncode == 0, f"tune --iters 1 --warmup 0 failed:\n{done.stderr}")
+lines = [l for l in done.stderr.splitlines() if l.startswith("tune: uniform,")]
+for size in sizes:
+    phases = [l.split(": ")[1].split(", ")[2] for l in lines if f", {size} B, " in l]
+    want = ["coarse"] if size in (1, 4096) else ["fine"]
+    check(phases == want, f"tune --iters 1: {size} B measured as {phases}, expected {want}")
+if done.returncode == 0:
+    check(len(json.load(open(once))["uniform"]) > 0, "tune --iters 1 wrote no uniform rules")
+
 print(f"tune round trip (P={procs}): {len(failures)} failed")
 sys.exit(1 if failures else 0)
