@@ -469,8 +469,9 @@ Runner setup_tune(CLI::App& app, const Session& session) {
   sub->add_option("--output,-o", opt->output,
                   "the selection table (JSON); the raw results go beside it as .h5");
   sub->add_flag("--update", opt->update,
-                "keep the rules of other P from an existing --output table (tune P = 2, 4, 8 "
-                "into one file)");
+                "merge into an existing --output table: the rules of other P stay, and those "
+                "of this P at the sizes this tune did not measure (tune P = 2, 4, 8, or one P "
+                "by size ranges, into one file)");
 
   return [session, opt]() {
     const double budget = parse_duration(opt->budget);

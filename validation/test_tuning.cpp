@@ -193,6 +193,36 @@ void round_trip(Harness& h) {
   h.expect(is(uniform_choice(h, "auto", 100), "pairwise"),
            "A2A_TUNING replaces the built-in table");
   unsetenv("A2A_TUNING");
+
+  // A later tune of this P over other sizes (a2a tune --update): its rules hold from halfway
+  // to the old measured sizes, the old rules keep theirs. 512 B and 2048 B measured afresh,
+  // between the old 256 and 4096: new rules over [363, 2896], old ones below and above.
+  const std::vector<Measurement> middle = {{"mpi", 512, "", 1.0},
+                                           {"linear", 512, "", 2.0},
+                                           {"mpi", 2048, "", 1.0},
+                                           {"linear", 2048, "", 3.0}};
+  const nlohmann::json later = {
+      {"uniform", a2a::app::tuning::rules(a2a::app::tuning::winners(middle), P, 0)},
+      {"vector", nlohmann::json::array()},
+      {"tuned", {{{"procs", P}, {"kinds", "uniform"}}}}};
+  nlohmann::json first = table;
+  first["tuned"] = {{{"procs", P}, {"kinds", "uniform"}}};
+  const nlohmann::json both = a2a::app::tuning::merge(first, later, P, 0);
+  write_table(h, path, both);
+  const std::pair<std::size_t, const char*> spliced[] = {
+      {16, "tra:r=2"}, {256, "pairwise"}, {362, "pairwise"}, {363, "mpi"},
+      {2896, "mpi"},   {2897, "linear"},  {4096, "linear"},  {1 << 20, "linear"}};
+  for (const auto& [bytes, want] : spliced) {
+    const std::string got = uniform_choice(h, spec, bytes);
+    h.expect(is(got, want), "incremental tune at " + std::to_string(bytes) + " B: " + got +
+                                " (want " + want + "): " + both["uniform"].dump());
+  }
+  h.expect(both["tuned"].size() == 2 && both["vector"] == table["vector"],
+           "incremental tune: both runs recorded, Alltoallv rules untouched");
+  // Measured again over every old size, nothing of the old rules stays.
+  const nlohmann::json again = a2a::app::tuning::merge(both, table, P, 0);
+  h.expect(again["uniform"] == table["uniform"],
+           "a tune over all the old sizes replaces them: " + again["uniform"].dump());
 }
 
 // The model fallback against a brute-force minimum over every radix and the direct exchange.

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -212,6 +214,41 @@ std::optional<nlohmann::json> random_auto_entry(const std::vector<Measurement>& 
                         {"why", why}};
 }
 
+namespace {
+
+constexpr std::uint64_t kUnbounded = std::numeric_limits<std::uint64_t>::max();
+
+std::vector<std::uint64_t> measured_sizes(const nlohmann::json& rule) {
+  std::vector<std::uint64_t> sizes;
+  for (const auto& m : rule.value("measured", nlohmann::json::array()))
+    sizes.push_back(m.value("bytes", std::uint64_t{0}));
+  return sizes;
+}
+
+// `rule` limited to [lo, hi] (its own bounds kept where tighter), with only the measured sizes
+// inside; nothing when none of its measured sizes are (a rule that lists none, as a hand-written
+// one, only needs the range not to be empty).
+std::optional<nlohmann::json> clipped(const nlohmann::json& rule, std::uint64_t lo,
+                                      std::uint64_t hi) {
+  const std::uint64_t min = std::max(rule.value("min_bytes", std::uint64_t{0}), lo);
+  const std::uint64_t max = std::min(rule.value("max_bytes", kUnbounded), hi);
+  nlohmann::json measured = nlohmann::json::array();
+  for (const auto& m : rule.value("measured", nlohmann::json::array())) {
+    const std::uint64_t b = m.value("bytes", std::uint64_t{0});
+    if (b >= min && b <= max) measured.push_back(m);
+  }
+  if (min > max || (measured.empty() && rule.contains("measured"))) return std::nullopt;
+  nlohmann::json out = rule;
+  out.erase("min_bytes");
+  out.erase("max_bytes");
+  if (min > 0) out["min_bytes"] = min;
+  if (max != kUnbounded) out["max_bytes"] = max;
+  if (rule.contains("measured")) out["measured"] = measured;
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json merge(const nlohmann::json& existing, const nlohmann::json& tuned, int procs,
                      int ranks_per_node) {
   nlohmann::json out = existing.is_object() ? existing : nlohmann::json::object();
@@ -219,6 +256,9 @@ nlohmann::json merge(const nlohmann::json& existing, const nlohmann::json& tuned
     return rule.value("min_procs", -1) == procs && rule.value("max_procs", -1) == procs &&
            rule.value("ranks_per_node", 0) == ranks_per_node;
   };
+  // The sizes this tune measured, per kind: the new rules hold from halfway (geometrically) to
+  // the old measured sizes on either side; the old rules of this P keep the sizes outside.
+  bool kept_old_sizes = false;
   for (const char* section : {"uniform", "vector"}) {
     // A kind not tuned this time (an empty section) keeps its rules for this P.
     if (tuned.value(section, nlohmann::json::array()).empty()) {
@@ -230,10 +270,41 @@ nlohmann::json merge(const nlohmann::json& existing, const nlohmann::json& tuned
     for (const auto& rule : out.value(section, nlohmann::json::array())) {
       if (rule.value("single_copy", false)) merged.push_back(rule);
     }
-    for (const auto& rule : tuned.value(section, nlohmann::json::array()))
-      merged.push_back(rule);
+    std::vector<std::uint64_t> fresh, old;
+    for (const auto& rule : tuned[section]) {
+      for (std::uint64_t b : measured_sizes(rule))
+        fresh.push_back(b);
+    }
     for (const auto& rule : out.value(section, nlohmann::json::array())) {
-      if (!same(rule) && !rule.value("single_copy", false)) merged.push_back(rule);
+      if (!same(rule) || rule.value("single_copy", false)) continue;
+      for (std::uint64_t b : measured_sizes(rule))
+        old.push_back(b);
+    }
+    std::uint64_t lo = 0, hi = kUnbounded;
+    if (!fresh.empty()) {
+      const auto [first, last] = std::minmax_element(fresh.begin(), fresh.end());
+      for (std::uint64_t b : old) {
+        if (b < *first) lo = std::max<std::uint64_t>(lo, split(b, *first) + 1);
+        if (b > *last) hi = std::min<std::uint64_t>(hi, split(*last, b));
+      }
+    }
+    for (const auto& rule : tuned[section]) {
+      if (auto part = clipped(rule, lo, hi)) merged.push_back(*part);
+    }
+    for (const auto& rule : out.value(section, nlohmann::json::array())) {
+      if (rule.value("single_copy", false)) continue;
+      if (!same(rule)) {
+        merged.push_back(rule);
+        continue;
+      }
+      // An old rule of this P: its parts below and above what was just measured.
+      for (auto part : {lo > 0 ? clipped(rule, 0, lo - 1) : std::nullopt,
+                        hi < kUnbounded ? clipped(rule, hi + 1, kUnbounded) : std::nullopt}) {
+        if (part) {
+          merged.push_back(*part);
+          kept_old_sizes = true;
+        }
+      }
     }
     out[section] = merged;
   }
@@ -246,8 +317,8 @@ nlohmann::json merge(const nlohmann::json& existing, const nlohmann::json& tuned
   const std::string kinds = fresh_runs.empty() ? "" : fresh_runs[0].value("kinds", "");
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& run : out.value("tuned", nlohmann::json::array())) {
-    if (run.value("procs", -1) != procs || run.value("ranks_per_node", 0) != ranks_per_node ||
-        run.value("kinds", "") != kinds) {
+    if (kept_old_sizes || run.value("procs", -1) != procs ||
+        run.value("ranks_per_node", 0) != ranks_per_node || run.value("kinds", "") != kinds) {
       runs.push_back(run);
     }
   }

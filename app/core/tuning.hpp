@@ -59,6 +59,9 @@ std::optional<nlohmann::json> random_auto_entry(const std::vector<Measurement>& 
 // `existing` with the rules, random_auto entry and tuning record of `tuned` for P replacing
 // those of the same P and ranks per node (new rules first, so they win over general ones); a
 // kind `tuned` has no rules for keeps its old ones; the model of the largest P tuned is kept.
+// Where the old rules of this P measured sizes outside the new ones, they keep those: the new
+// rules hold from halfway (geometrically) to the nearest old measured size on either side, the
+// old ones are cut to the rest, and both tuning records stay (a P tuned by size ranges).
 nlohmann::json merge(const nlohmann::json& existing, const nlohmann::json& tuned, int procs,
                      int ranks_per_node);
 
