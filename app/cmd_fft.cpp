@@ -18,6 +18,7 @@
 #include "fft/aligned.hpp"
 #include "fft/fft3d.hpp"
 #include "fft/harness.hpp"
+#include "fft/timed_arrays.hpp"
 #ifdef A2A_WITH_HDF5
 #include "io/hdf5_array.hpp"
 #endif
@@ -110,11 +111,9 @@ int run(const Session& session, const Settings& s) {
   fft::Fft3d<Real> fft(session.comm, o);
   const std::array<std::int64_t, 3> spectrum_grid{o.n[0], o.n[1], r2c ? o.n[2] / 2 + 1 : o.n[2]};
   const Box in_box = r2c ? fft.real_box() : fft.input_box();
-  // Every array the transforms run on is 64-byte aligned, like fftw_malloc's (FFTW-MPI's
-  // baseline has those).
-  using Complex = std::complex<Real>;
-  auto input = fill<Real, AlignedVector<Complex>>(in_box, o.n, planewave);
-  auto real_input = real_parts<AlignedVector<Complex>, Real, AlignedVector<Real>>(input);
+  TimedArrays<Real> arrays(fft, o, planewave, s.in_place);
+  auto &input = arrays.input, &spectrum = arrays.spectrum, &back = arrays.back;
+  auto &real_input = arrays.real_input, &real_back = arrays.real_back;
 #ifdef A2A_WITH_HDF5
   if (!s.input_file.empty()) {
     // Dataset "input": real (n0, n1, n2) for r2c, complex (n0, n1, n2, 2) for c2c.
@@ -132,38 +131,11 @@ int run(const Session& session, const Settings& s) {
     throw Error("--input/--output need a build with HDF5 (A2A_WITH_HDF5)");
   }
 #endif
-  AlignedVector<Complex> spectrum(static_cast<std::size_t>(fft.output_box().count()));
-  AlignedVector<Complex> back(input.size());
-  AlignedVector<Real> real_back(r2c ? input.size() : 0);
-  // --in-place: one array holds the input, is transformed forward into the spectrum and back
-  // into the input; the check copies the two out of it.
-  AlignedVector<Complex> array;
-  if (s.in_place) {
-    array.resize(std::max(input.size(), spectrum.size()));
-    std::copy(input.begin(), input.end(), array.begin());
-  }
-  auto forward = [&] {
-    if (r2c)
-      fft.forward(real_input.data(), spectrum.data());
-    else if (s.in_place)
-      fft.forward(array.data(), array.data());
-    else
-      fft.forward(input.data(), spectrum.data());
-  };
-  auto backward = [&] {
-    if (r2c)
-      fft.backward(spectrum.data(), real_back.data());
-    else if (s.in_place)
-      fft.backward(array.data(), array.data());
-    else
-      fft.backward(spectrum.data(), back.data());
-  };
+  auto forward = [&] { arrays.forward(fft); };
+  auto backward = [&] { arrays.backward(fft); };
 
   // Check first (one forward, one backward), then time.
-  forward();
-  if (s.in_place) std::copy_n(array.begin(), spectrum.size(), spectrum.begin());
-  backward();
-  if (s.in_place) std::copy_n(array.begin(), back.size(), back.begin());
+  arrays.check_pass(fft);
   double error = 0;
   const double bound = std::is_same_v<Real, double> ? 1e-10 : 1e-4;
   const std::int64_t total = o.n[0] * o.n[1] * o.n[2];

@@ -34,6 +34,7 @@
 #include "fft/fft1d.hpp"
 #include "fft/fft3d.hpp"
 #include "fft/harness.hpp"
+#include "fft/timed_arrays.hpp"
 #endif
 #ifdef A2A_WITH_HDF5
 #include "io/results.hpp"
@@ -207,6 +208,12 @@ fft::Wisdom wisdom_of(const Session& session, const Experiment& e) {
   return std::move(*w);
 }
 
+// Written once all the experiment's plans are made; errors name the wisdom line too.
+void save_wisdom(const Experiment& e, const fft::Wisdom& wisdom) {
+  if (e.wisdom.empty()) return;
+  at_line(e.table.at("wisdom"), "", [&] { wisdom.save(); });
+}
+
 std::int64_t n1_of(const Experiment& e) {
   return e.n1 != 0 ? e.n1 : fft::default_n1(e.points);
 }
@@ -377,65 +384,34 @@ ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& 
   const double bound = 1e-10;
   const double unit = fft_unit(static_cast<double>(total));
 
-  using Complex = std::complex<double>;
-  // The arrays are 64-byte aligned, as a2a fft's and FFTW-MPI's (fftw_malloc) are.
   struct Entry {
     std::string spec;
     std::unique_ptr<fft::Fft3d<double>> fft;
-    fft::AlignedVector<Complex> input, spectrum, back;
-    fft::AlignedVector<Complex> array;  // in_place: input, then spectrum, then back
-    fft::AlignedVector<double> real_input, real_back;
+    std::unique_ptr<fft::TimedArrays<double>> a;
     double error = 0;
     PhaseTimes t;
   };
   const fft::Wisdom wisdom = wisdom_of(session, e);
   std::vector<Entry> entries;
-  std::vector<Complex> reference;  // rank 0: the serial spectrum
+  std::vector<std::complex<double>> reference;  // rank 0: the serial spectrum
   for (const std::string& spec : e.backends) {
     Entry& x = entries.emplace_back();
     x.spec = spec;
     o.backend = spec;
     x.fft = std::make_unique<fft::Fft3d<double>>(session.comm, o);
-    const Box in_box = r2c ? x.fft->real_box() : x.fft->input_box();
-    x.input = fft::fill<double, fft::AlignedVector<Complex>>(in_box, o.n, planewave);
-    x.real_input =
-        fft::real_parts<fft::AlignedVector<Complex>, double, fft::AlignedVector<double>>(x.input);
-    x.spectrum.resize(static_cast<std::size_t>(x.fft->output_box().count()));
-    x.back.resize(x.input.size());
-    x.real_back.resize(r2c ? x.input.size() : 0);
-    if (e.in_place) x.array.resize(std::max(x.input.size(), x.spectrum.size()));
+    x.a = std::make_unique<fft::TimedArrays<double>>(*x.fft, o, planewave, e.in_place);
   }
-  auto forward = [&](Entry& x) {
-    if (r2c)
-      x.fft->forward(x.real_input.data(), x.spectrum.data());
-    else if (e.in_place)
-      x.fft->forward(x.array.data(), x.array.data());
-    else
-      x.fft->forward(x.input.data(), x.spectrum.data());
-  };
-  auto backward = [&](Entry& x) {
-    if (r2c)
-      x.fft->backward(x.spectrum.data(), x.real_back.data());
-    else if (e.in_place)
-      x.fft->backward(x.array.data(), x.array.data());
-    else
-      x.fft->backward(x.spectrum.data(), x.back.data());
-  };
-  // Checks: once per backend, before timing (in place: the spectrum and the round trip are
-  // copied out of the one array for them).
+  // Checks: once per backend, before timing.
   for (Entry& x : entries) {
-    if (e.in_place) std::copy(x.input.begin(), x.input.end(), x.array.begin());
-    forward(x);
-    if (e.in_place) std::copy_n(x.array.begin(), x.spectrum.size(), x.spectrum.begin());
-    backward(x);
-    if (e.in_place) std::copy_n(x.array.begin(), x.back.size(), x.back.begin());
+    x.a->check_pass(*x.fft);
     if (e.fft_check == "roundtrip") {
-      x.error = r2c ? fft::max_relative(session.comm, x.real_back, x.real_input)
-                    : fft::max_relative(session.comm, x.back, x.input);
+      x.error = r2c ? fft::max_relative(session.comm, x.a->real_back, x.a->real_input)
+                    : fft::max_relative(session.comm, x.a->back, x.a->input);
     } else if (e.fft_check != "none") {
       const Box in_box = r2c ? x.fft->real_box() : x.fft->input_box();
-      const auto whole = fft::gather(session.comm, x.fft->output_box(), x.spectrum, spectrum_grid);
-      const auto whole_input = fft::gather(session.comm, in_box, x.input, o.n);
+      const auto whole =
+          fft::gather(session.comm, x.fft->output_box(), x.a->spectrum, spectrum_grid);
+      const auto whole_input = fft::gather(session.comm, in_box, x.a->input, o.n);
       if (session.root()) {
         if (reference.empty()) {  // the same input for every backend: one reference
           reference = planewave ? fft::planewave_spectrum<double>(o.n)
@@ -459,13 +435,13 @@ ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& 
     else
       baseline->load(slab);
   }
-  wisdom.save();  // every plan of the experiment (a2a's and the baseline's) is made
+  save_wisdom(e, wisdom);  // every plan of the experiment (a2a's and the baseline's) is made
   // Interleaved: A B C (baseline) A B C ...; warm-up rounds are not recorded.
   for (int it = -e.warmup; it < e.iters; ++it) {
     for (Entry& x : entries) {
       x.t.measure(session, *x.fft, it >= 0, [&] {
-        forward(x);
-        backward(x);
+        x.a->forward(*x.fft);
+        x.a->backward(*x.fft);
       });
     }
     if (baseline) {
@@ -565,7 +541,7 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
     at_line(e.table.at("baseline"), "",
             [&] { baseline = std::make_unique<fft::FftwMpi1d>(session.comm, e.points, flags); });
   }
-  wisdom.save();
+  save_wisdom(e, wisdom);
   for (int it = -e.warmup; it < e.iters; ++it) {
     for (Entry& x : entries) {
       x.t.measure(session, *x.fft, it >= 0, [&] { x.fft->forward(x.in.data(), x.out.data()); });

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # simulate_hugepages.sh SIMULATE refused|same-times
-#   refused:    --hugepages without --shared-buffers, and on a directory that is not a
+#   refused:    --hugepages without its directory, without --shared-buffers, and on one that is not a
 #               hugetlbfs mount, are errors with the reason, before anything is built or run.
 #   same-times: folded buffers in 2 MiB huge pages give the same simulated times as in 4 KiB
 #               pages (P = 64, 64 KiB blocks: 4 MiB buffers, two huge pages each). Needs a
@@ -22,6 +22,7 @@ expect_refusal() {  # WORDS ARGS...: must fail, saying WORDS
 }
 case "$mode" in
   refused)
+    expect_refusal "--hugepages needs a directory" --shared-buffers --hugepages
     expect_refusal "--hugepages needs --shared-buffers" --hugepages /dev/hugepages
     expect_refusal "is not a hugetlbfs mount" --shared-buffers --hugepages "$work"
     ;;

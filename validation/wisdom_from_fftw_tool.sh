@@ -3,6 +3,7 @@
 # plans a few 1D sizes into FILE; `a2a fft1d --wisdom FILE` must import it, add its own plans
 # and keep every entry the tool wrote (merged, not overwritten); a wisdom-only run must then
 # find all its plans there. And a wisdom path that cannot be written is an error on every rank.
+# Then the same through a deck's fftw_plan and wisdom.
 # Usage: wisdom_from_fftw_tool.sh FFTW_WISDOM A2A LAUNCHER...
 set -euo pipefail
 tool=$1 a2a=$2
@@ -28,4 +29,36 @@ if "$@" "$a2a" fft1d --points 4096 --wisdom "$dir/none/w" --iters 1 > "$dir/out"
   exit 1
 fi
 grep -q "cannot write the wisdom file" "$dir/out" || { cat "$dir/out"; exit 1; }
+# The same through a deck (a2a run): the tool's wisdom kept and added to by an in-place 3D FFT
+# and the six-step FFT planned with MEASURE; an unwritable path names the deck's wisdom line.
+"$tool" -n -m -o "$dir/d" cif64 cof48
+tail -n +2 "$dir/d" | grep -v '^)$' | sort > "$dir/tool-entries"
+cat > "$dir/deck.toml" <<DECK
+[deck]
+iters = 1
+warmup = 0
+[[fft]]
+grid = "12x10x9"
+in_place = true
+fftw_plan = "measure"
+wisdom = "$dir/d"
+backends = ["mpi"]
+[[fft1d]]
+points = 4096
+fftw_plan = "measure"
+wisdom = "$dir/d"
+backends = ["pairwise"]
+DECK
+"$@" "$a2a" run "$dir/deck.toml" --output none
+tail -n +2 "$dir/d" | grep -v '^)$' | sort > "$dir/all-entries"
+[ "$(comm -23 "$dir/tool-entries" "$dir/all-entries" | wc -l)" -eq 0 ] ||
+  { echo "FAILED: the deck lost the tool's wisdom entries"; exit 1; }
+[ "$(comm -13 "$dir/tool-entries" "$dir/all-entries" | wc -l)" -gt 0 ] ||
+  { echo "FAILED: the deck added no wisdom"; exit 1; }
+sed -i "s|wisdom = \"$dir/d\"|wisdom = \"$dir/none/d\"|" "$dir/deck.toml"
+if "$@" "$a2a" run "$dir/deck.toml" --output none > "$dir/out" 2>&1; then
+  echo "FAILED: a deck with an unwritable wisdom path was accepted"
+  exit 1
+fi
+grep -q "deck.toml:8: .*cannot write the wisdom file" "$dir/out" || { cat "$dir/out"; exit 1; }
 echo "wisdom from $tool: $(wc -l < "$dir/tool-entries") entries kept, $added added: passed"
