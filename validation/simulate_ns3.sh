@@ -9,7 +9,8 @@
 #      TCP send buffer aborted in the binding, "total_bytes is not sent_bytes", until
 #      scripts/simulate raised it) with --out FILE --append: FILE and the results file beside
 #      it hold the records of both, as scripts/plot needs for one figure.
-#   3. --append of another machine (P = 8) to that file is refused, naming both.
+#   3. --append of another machine (P = 8) to that file is refused, naming both, and leaves the
+#      file as it was.
 set -euo pipefail
 simulate=$1
 work=$(mktemp -d)
@@ -34,9 +35,11 @@ with h5py.File(sys.argv[2]) as f:
     assert got == want, got
 print("ns3 records of two simulations in one file: 7 of 7")
 PY
+cp "$work/r.jsonl" "$work/before.jsonl"
 if "$simulate" slimfly -np 8 -q 1 --out "$work/r.jsonl" --append -- bench --algorithms mpi \
     --sizes 8 > "$work/mixed" 2>&1; then
   echo "FAILED: --append of P = 8 to P = 16 records succeeded"; exit 1
 fi
 grep -q "holds runs of different machines" "$work/mixed" || { cat "$work/mixed"; exit 1; }
+cmp -s "$work/r.jsonl" "$work/before.jsonl" || { echo "FAILED: the refused --append changed the records file"; exit 1; }
 echo "simulate_ns3: passed"

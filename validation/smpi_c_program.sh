@@ -6,7 +6,9 @@
 #      through SMPI's allocator, which must be a plain malloc when nothing is folded);
 #   2. with buffers folded from 1 KiB (what scripts/simulate --shared-buffers sets): the program
 #      still runs to its summary without a crash; its own checks fail, because SimGrid folds
-#      the program's own malloc'd arrays as well (docs/simulation.md says so).
+#      the program's own malloc'd arrays as well (docs/simulation.md says so);
+#   3. with every message by rendezvous (what scripts/simulate --eager-limit 0 sets): every
+#      check passes, so neither the library nor this program needs MPI to buffer its sends.
 # usage: smpi_c_program.sh REPOSITORY_ROOT WORK_DIR
 set -uo pipefail
 root=$1 work=$2
@@ -32,5 +34,9 @@ folded=$(run --cfg=smpi/auto-shared-malloc-thresh:1024 --cfg=smpi/shared-malloc-
 echo "$folded" | grep "pencil_fft.c"
 echo "$folded" | grep -q "pencil_fft.c: [0-9]* passed, [1-9][0-9]* failed" ||
   { echo "FAIL: folded run did not reach its summary (or its folded arrays still checked out)"; echo "$folded"; fail=1; }
+rendezvous=$(run --cfg=smpi/send-is-detached-thresh:0)
+echo "$rendezvous" | grep "pencil_fft.c"
+echo "$rendezvous" | grep -q "pencil_fft.c: [1-9][0-9]* passed, 0 failed" ||
+  { echo "FAIL: run with every message by rendezvous"; echo "$rendezvous"; fail=1; }
 if [ $fail -eq 0 ]; then echo "smpi_c_program: 1 passed, 0 failed"; else echo "smpi_c_program: 0 passed, 1 failed"; fi
 exit $fail
