@@ -6,6 +6,7 @@
 // intact.
 #include "bench_sweep.hpp"
 
+#include <set>
 #include <algorithm>
 #include <charconv>
 #include <climits>
@@ -161,6 +162,7 @@ BenchResult bench_sweep(const Session& session, const BenchConfig& config,
   const int P = session.procs, me = session.rank;
   refuse_check_on_folded_buffers(config.check, "bench --check");
   BenchResult result;
+  std::set<std::string> said;
 
   for (std::size_t si = 0; si < sizes.size(); ++si) {
     const std::size_t bytes = sizes[si];
@@ -173,7 +175,10 @@ BenchResult bench_sweep(const Session& session, const BenchConfig& config,
         // 'all' skips what cannot run here (e.g. P not divisible by q); an explicit request
         // gets the error instead.
         if (auto why = check_applicable(spec, session.comm, kind, bytes)) {
-          if (session.root()) std::cerr << "bench: skipping " << spec << ": " << *why << "\n";
+          // Once per backend and reason, not once per size.
+          if (session.root() && said.insert(spec + ": " + *why).second) {
+            std::cerr << "bench: skipping " << spec << ": " << *why << "\n";
+          }
           continue;
         }
       }

@@ -35,29 +35,18 @@ const char* last_error() {
 }
 
 int status_of_current_exception() {
-  try {
-    throw;
-  } catch (const SpecError& e) {
-    g_last_error = e.what();
-    return A2A_ERR_SPEC;
-  } catch (const std::bad_alloc&) {
-    g_last_error = "out of memory";
-    return A2A_ERR_OTHER;
-  } catch (const Error& e) {
-    // By the message, not by a type: a failure agreed across ranks is rethrown as a plain
-    // Error with the same text on every rank, which must all return the same code.
-    g_last_error = e.what();
-    const std::string text = e.what();
-    return text.rfind("MPI_", 0) == 0 && text.find(" failed: ") != std::string::npos
-               ? A2A_ERR_MPI
-               : A2A_ERR_ARGUMENT;
-  } catch (const std::exception& e) {
-    g_last_error = e.what();
-    return A2A_ERR_OTHER;
-  } catch (...) {
-    g_last_error = "unknown error";
-    return A2A_ERR_OTHER;
+  // The kind travels with an error agreed across ranks, so every rank returns the same code.
+  const detail::Failure failure = detail::current_failure();
+  g_last_error = failure.message;
+  switch (failure.kind) {
+    case ErrorKind::spec: return A2A_ERR_SPEC;
+    case ErrorKind::argument: return A2A_ERR_ARGUMENT;
+    case ErrorKind::mpi: return A2A_ERR_MPI;
+    case ErrorKind::unsupported: return A2A_ERR_UNSUPPORTED;
+    case ErrorKind::resource: return A2A_ERR_RESOURCE;
+    case ErrorKind::internal: return A2A_ERR_OTHER;
   }
+  return A2A_ERR_OTHER;
 }
 
 }  // namespace a2a::c_api

@@ -20,6 +20,11 @@ void Context::fail(const std::string& message) const {
   throw SpecError("backend '" + algorithm->name + "': " + message);
 }
 
+void Context::refuse(const std::string& why) const {
+  throw SpecError("backend '" + algorithm->name + "': not applicable: " + why,
+                  ErrorKind::unsupported);
+}
+
 long long Context::int_param(const std::string& key, long long lo, long long hi) {
   const std::string& text = raw(key);
   long long value = 0;
@@ -98,7 +103,7 @@ ParamInfo ranks_per_node_info() {
 NodeTopology plan_topology(Context& ctx) {
   const bool detect = ctx.raw("q") == "node";
   NodeTopology topology(ctx.comm, detect ? 0 : std::stoi(ctx.resolved_value("q")));
-  if (!topology.uniform()) ctx.fail("not applicable: " + topology.problem());
+  if (!topology.uniform()) ctx.refuse(topology.problem());
   if (detect) ctx.resolve("q", std::to_string(topology.ranks_per_node()));
   return topology;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <new>
 #include <cstdlib>
 #include <string>
 
@@ -32,8 +33,8 @@ void check_mpi(int code, const char* what) {
   char text[MPI_MAX_ERROR_STRING];
   int length = 0;
   MPI_Error_string(code, text, &length);
-  throw Error(std::string(what) +
-              " failed: " + std::string(text, static_cast<std::size_t>(length)));
+  throw Error(std::string(what) + " failed: " + std::string(text, static_cast<std::size_t>(length)),
+              ErrorKind::mpi);
 }
 
 void Requests::isend(const void* buf, std::size_t bytes, int peer, int tag, MPI_Comm comm) {
@@ -105,19 +106,48 @@ MPI_Datatype displaced_bytes_type(std::size_t n, std::size_t disp) {
   return type;
 }
 
-std::string agree_on_error(MPI_Comm comm, const std::string& local_error) {
+Failure current_failure(const std::string& prefix) {
+  Failure failure;
+  try {
+    throw;
+  } catch (const Error& e) {
+    failure = {e.kind(), e.what()};
+  } catch (const std::bad_alloc&) {
+    failure = {ErrorKind::resource, "out of memory"};
+  } catch (const std::exception& e) {
+    failure = {ErrorKind::internal, e.what()};
+  } catch (...) {
+    failure = {ErrorKind::internal, "unknown error"};
+  }
+  if (failure.message.empty()) failure.message = "unknown error";
+  if (failure.message.rfind(prefix, 0) != 0) failure.message = prefix + failure.message;
+  return failure;
+}
+
+Failure agree_on_failure(MPI_Comm comm, const Failure& local) {
   int rank = 0, procs = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &procs);
-  int first = local_error.empty() ? procs : rank;
+  int first = local ? rank : procs;
   MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
   if (first == procs) return {};
-  std::string message = local_error;
-  unsigned long long length = message.size();
-  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, first, comm);
-  message.resize(length);
-  MPI_Bcast(message.data(), static_cast<int>(length), MPI_CHAR, first, comm);
-  return message;
+  Failure agreed = local;
+  unsigned long long header[2] = {agreed.message.size(),
+                                  static_cast<unsigned long long>(agreed.kind)};
+  MPI_Bcast(header, 2, MPI_UNSIGNED_LONG_LONG, first, comm);
+  agreed.message.resize(header[0]);
+  agreed.kind = static_cast<ErrorKind>(header[1]);
+  MPI_Bcast(agreed.message.data(), static_cast<int>(header[0]), MPI_CHAR, first, comm);
+  return agreed;
+}
+
+void agree_or_throw(MPI_Comm comm, const Failure& local) {
+  const Failure agreed = agree_on_failure(comm, local);
+  if (agreed) throw_error(agreed.kind, agreed.message);
+}
+
+std::string agree_on_error(MPI_Comm comm, const std::string& local_error) {
+  return agree_on_failure(comm, {ErrorKind::argument, local_error}).message;
 }
 
 }  // namespace a2a::detail

@@ -120,7 +120,7 @@ static std::string check_counts_match(const Context& ctx) {
   return {};
 }
 
-std::string validate(std::string_view text, Context& ctx) {
+Failure validate_failure(std::string_view text, Context& ctx) {
   try {
     const Spec spec = Spec::parse(text);
     const AlgorithmInfo* info = find_algorithm(spec.name);
@@ -128,20 +128,22 @@ std::string validate(std::string_view text, Context& ctx) {
       std::string known;
       for (const auto& a : registry())
         known += (known.empty() ? "" : ", ") + a.name;
-      return "unknown backend '" + spec.name + "' (known: " + known + ")";
+      return {ErrorKind::spec, "unknown backend '" + spec.name + "' (known: " + known + ")"};
     }
     ctx.algorithm = info;
     if (!info->supports(ctx.kind)) {
-      return "backend '" + info->name + "' does not support the " + to_string(ctx.kind) + " (" +
-             (ctx.kind == Kind::uniform ? "Alltoall" : "Alltoallv") + ") kind";
+      return {ErrorKind::unsupported, "backend '" + info->name + "' does not support the " +
+                                          to_string(ctx.kind) + " (" +
+                                          (ctx.kind == Kind::uniform ? "Alltoall" : "Alltoallv") +
+                                          ") kind"};
     }
     for (const auto& [key, value] : spec.params) {
       if (info->param(key) == nullptr) {
         std::string known;
         for (const auto& p : info->params)
           known += (known.empty() ? "" : ", ") + p.name;
-        return "backend '" + info->name + "': unknown parameter '" + key +
-               "' (parameters: " + (known.empty() ? "none" : known) + ")";
+        return {ErrorKind::spec, "backend '" + info->name + "': unknown parameter '" + key +
+                                     "' (parameters: " + (known.empty() ? "none" : known) + ")"};
       }
     }
     ctx.params.clear();
@@ -154,16 +156,22 @@ std::string validate(std::string_view text, Context& ctx) {
       ctx.params.emplace_back(p.name, given ? *given : p.default_value);
     }
     if (ctx.kind == Kind::vector && !ctx.per_call) {
-      if (std::string error = check_layout(ctx.layout, ctx.procs); !error.empty()) return error;
+      if (std::string error = check_layout(ctx.layout, ctx.procs); !error.empty()) {
+        return {ErrorKind::argument, error};
+      }
     }
     if (ctx.per_call && !info->build_exchange) {
-      return "backend '" + info->name + "' has no per-call Alltoallv form";
+      return {ErrorKind::unsupported, "backend '" + info->name + "' has no per-call Alltoallv form"};
     }
     if (info->validate) info->validate(ctx);
   } catch (const Error& e) {
-    return e.what();
+    return {e.kind(), e.what()};
   }
   return {};
+}
+
+std::string validate(std::string_view text, Context& ctx) {
+  return validate_failure(text, ctx).message;
 }
 
 // Ranks that resolved different backends or shapes would deadlock: every rank compares what it
@@ -192,15 +200,13 @@ std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm,
   ctx.block_bytes = block_bytes;
   ctx.layout = std::move(layout);
 
-  std::string error = validate(spec, ctx);
-  error = agree_on_error(comm, error);
-  if (!error.empty()) throw SpecError(error);
+  agree_or_throw(comm, validate_failure(spec, ctx));
   const std::string resolved = ctx.resolved_name();
   const std::string shape = kind == Kind::uniform
                                 ? "uniform, " + std::to_string(block_bytes) + " B blocks"
                                 : std::string("vector");
-  error = agree_on_error(comm, compare_with_root(comm, ctx.rank, resolved + " (" + shape + ")"));
-  if (!error.empty()) throw SpecError(error);
+  agree_or_throw(comm, {ErrorKind::spec,
+                       compare_with_root(comm, ctx.rank, resolved + " (" + shape + ")")});
 
   auto state = std::make_unique<PlanState>();
   state->comm = private_duplicate(comm);
@@ -208,10 +214,9 @@ std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm,
   if (kind == Kind::vector) {
     // What each peer will send here must be what this rank expects to receive, or some rank
     // would wait forever (or truncate): one small exchange of counts at plan time catches it.
-    error = agree_on_error(state->comm, check_counts_match(ctx));
-    if (!error.empty()) throw SpecError(error);
+    agree_or_throw(state->comm, {ErrorKind::argument, check_counts_match(ctx)});
   }
-  std::string build_error;
+  Failure build_failure;
   try {
     if (ctx.algorithm->build) {
       state->impl = ctx.algorithm->build(ctx);
@@ -219,11 +224,10 @@ std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm,
       state->impl =
           std::make_unique<FixedLayoutPlan>(ctx.algorithm->build_exchange(ctx), ctx.layout);
     }
-  } catch (const std::exception& e) {
-    build_error = std::string("backend '") + ctx.algorithm->name + "': " + e.what();
+  } catch (...) {
+    build_failure = current_failure("backend '" + ctx.algorithm->name + "': ");
   }
-  build_error = agree_on_error(state->comm, build_error);
-  if (!build_error.empty()) throw Error(build_error);
+  agree_or_throw(state->comm, build_failure);
 
   state->kind = kind;
   state->procs = ctx.procs;
@@ -247,25 +251,23 @@ std::unique_ptr<ExchangeState> make_exchange_state(std::string_view spec, MPI_Co
   MPI_Comm_size(comm, &ctx.procs);
   ctx.kind = Kind::vector;
   ctx.per_call = true;
-  std::string error = agree_on_error(comm, validate(spec, ctx));
-  if (!error.empty()) throw SpecError(error);
+  agree_or_throw(comm, validate_failure(spec, ctx));
   const std::string resolved = ctx.resolved_name();
-  error = agree_on_error(comm, compare_with_root(comm, ctx.rank, resolved + " (per-call vector)"));
-  if (!error.empty()) throw SpecError(error);
+  agree_or_throw(comm,
+                 {ErrorKind::spec, compare_with_root(comm, ctx.rank, resolved + " (per-call vector)")});
 
   auto state = std::make_unique<ExchangeState>();
   state->comm = private_duplicate(comm);
   state->procs = ctx.procs;
   state->rank = ctx.rank;
   ctx.comm = state->comm;
-  std::string build_error;
+  Failure build_failure;
   try {
     state->impl = ctx.algorithm->build_exchange(ctx);
-  } catch (const std::exception& e) {
-    build_error = std::string("backend '") + ctx.algorithm->name + "': " + e.what();
+  } catch (...) {
+    build_failure = current_failure("backend '" + ctx.algorithm->name + "': ");
   }
-  build_error = agree_on_error(state->comm, build_error);
-  if (!build_error.empty()) throw Error(build_error);
+  agree_or_throw(state->comm, build_failure);
   state->name = ctx.resolved_name();
   state->label = ctx.label();
   if (const char* env = std::getenv("A2A_CHECK_COUNTS"); env != nullptr && *env != '\0') {
@@ -314,8 +316,7 @@ void VectorExchange::execute(const void* send, const std::size_t* send_counts,
                 ", which expects " + std::to_string(recv_counts[k]);
       }
     }
-    error = detail::agree_on_error(s.comm, error);
-    if (!error.empty()) throw Error(error);
+    detail::agree_or_throw(s.comm, {ErrorKind::argument, error});
   }
   s.counters = Counters{};
   s.impl->execute(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv),

@@ -70,6 +70,14 @@ std::optional<std::string> check_applicable(const std::string& spec, MPI_Comm co
       error = "backend '" + ctx.algorithm->name + "': " + why;
     }
   }
+  // Node-aware backends on the real placement (q=node): the nodes must hold equal runs of
+  // consecutive ranks, which only the placement itself can tell (collective).
+  if (error.empty() && ctx.algorithm->param("q") != nullptr && ctx.raw("q") == "node") {
+    const NodeTopology topology(comm);
+    if (!topology.uniform()) {
+      error = "backend '" + ctx.algorithm->name + "': not applicable: " + topology.problem();
+    }
+  }
   if (error.empty()) return std::nullopt;
   return error;
 }

@@ -20,7 +20,8 @@ module a2a
   private
 
   integer, parameter, public :: A2A_SUCCESS = 0, A2A_ERR_SPEC = 1, A2A_ERR_ARGUMENT = 2, &
-                                A2A_ERR_MPI = 3, A2A_ERR_OTHER = 4
+                                A2A_ERR_MPI = 3, A2A_ERR_OTHER = 4, A2A_ERR_UNSUPPORTED = 5, &
+                                A2A_ERR_RESOURCE = 6
 
   type, public :: a2a_plan
     type(c_ptr) :: handle = c_null_ptr

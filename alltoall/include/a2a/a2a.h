@@ -30,10 +30,13 @@ extern "C" {
 
 enum {
   A2A_SUCCESS = 0,
-  A2A_ERR_SPEC = 1,     /* unknown backend or parameter, value out of range, inapplicable */
-  A2A_ERR_ARGUMENT = 2, /* a null handle or pointer, a bad layout, mismatched counts */
-  A2A_ERR_MPI = 3,      /* an MPI call failed */
-  A2A_ERR_OTHER = 4     /* anything else (out of memory, ...) */
+  A2A_ERR_SPEC = 1,        /* unknown backend or parameter, a value out of range */
+  A2A_ERR_ARGUMENT = 2,    /* a null handle or pointer, a bad layout or box, mismatched counts,
+                              a freed communicator, a call out of order */
+  A2A_ERR_MPI = 3,         /* an MPI call failed */
+  A2A_ERR_OTHER = 4,       /* an internal error */
+  A2A_ERR_UNSUPPORTED = 5, /* the backend cannot serve this exchange here (kind, placement) */
+  A2A_ERR_RESOURCE = 6     /* out of memory, shared memory or file space */
 };
 
 typedef struct a2a_plan_s* a2a_plan;

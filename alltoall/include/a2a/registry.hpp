@@ -62,7 +62,8 @@ std::vector<std::string> algorithm_names(Kind kind);
 
 // Whether a spec can be planned for (comm, kind) without throwing: the reason if not. Used by
 // `a2a bench --algorithms all` to skip inapplicable entries. Local, no communication, except
-// for an algorithm that needs_one_node: then collective over comm (one MPI_Comm_split_type).
+// for an algorithm that needs_one_node or detects its nodes (q=node): then collective over
+// comm (the placement is read with MPI_Comm_split_type).
 std::optional<std::string> check_applicable(const std::string& spec, MPI_Comm comm, Kind kind,
                                             std::size_t block_bytes);
 

@@ -37,7 +37,9 @@ namespace a2a::detail {
 namespace {
 
 void require_one_node(MPI_Comm comm) {
-  if (const std::string why = one_node_refusal(comm); !why.empty()) throw Error(why);
+  if (const std::string why = one_node_refusal(comm); !why.empty()) {
+    throw Error(why, ErrorKind::unsupported);
+  }
 }
 
 void copy(std::byte* to, const std::byte* from, std::size_t bytes) {

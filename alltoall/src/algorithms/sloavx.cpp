@@ -351,18 +351,18 @@ class SloavxExchange final : public ExchangeImpl, private Sloavx {
     }
     gather_.sync();
     notify_up(c);
-    std::string error;
+    Failure failure;
     if (local_ == 0) {
       try {
         lead(c);
-      } catch (const Error& e) {
-        error = e.what();  // finish the protocol first: the node's ranks wait for the leader
+      } catch (...) {
+        failure = current_failure();  // finish the protocol first: the node waits for its leader
       }
     }
     notify_down(c);
     scatter_.sync();
     read_out(recv, l, down_.data() + 3);
-    if (!error.empty()) throw Error(error);
+    if (failure) throw_error(failure.kind, failure.message);
   }
 
  private:
@@ -412,7 +412,7 @@ NodeTopology sloavx_topology(Context& ctx) {
   MPI_Comm_free(&shared);
   int all_shared = shared_size == topology.ranks_per_node();
   MPI_Allreduce(MPI_IN_PLACE, &all_shared, 1, MPI_INT, MPI_LAND, ctx.comm);
-  if (!all_shared) ctx.fail("not applicable: the ranks of an (emulated) node do not share memory");
+  if (!all_shared) ctx.refuse("the ranks of an (emulated) node do not share memory");
   return topology;
 }
 

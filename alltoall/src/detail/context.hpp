@@ -51,6 +51,9 @@ struct Context {
   std::string label() const;
   std::vector<std::string> given;  // keys written in the spec
   [[noreturn]] void fail(const std::string& message) const;
+  // The backend cannot serve this exchange here (placement, P, kind): "not applicable: why",
+  // an unsupported error rather than a bad spec.
+  [[noreturn]] void refuse(const std::string& why) const;
 };
 
 // The `q` parameter of the node-aware algorithms.

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "a2a/error.hpp"
+
 namespace a2a::detail {
 
 // A2A_MAX_MESSAGE_BYTES if set (tests set it small to exercise splitting), else 1 GiB; always
@@ -42,7 +44,24 @@ MPI_Datatype contiguous_bytes_type(std::size_t n);
 // A committed type of n bytes starting at byte displacement disp (for MPI_Alltoallw).
 MPI_Datatype displaced_bytes_type(std::size_t n, std::size_t disp);
 
-// All ranks learn the first rank's error, if any rank has one; "" if none has.
+// A rank's failure: its kind and message (no failure when the message is empty).
+struct Failure {
+  ErrorKind kind = ErrorKind::internal;
+  std::string message;
+  explicit operator bool() const { return !message.empty(); }
+};
+
+// The failure the exception being handled stands for (call inside a catch block): its kind
+// (std::bad_alloc is a resource failure, any other non-a2a exception an internal one) and its
+// message, with `prefix` put in front unless the message already starts with it.
+Failure current_failure(const std::string& prefix = "");
+
+// Collective: all ranks learn the first failing rank's failure, kind and message; none if no
+// rank failed.
+Failure agree_on_failure(MPI_Comm comm, const Failure& local);
+// Collective: the same, thrown on every rank (SpecError or Error, with its kind) if any failed.
+void agree_or_throw(MPI_Comm comm, const Failure& local);
+// Collective, for messages only: all ranks learn the first rank's error text ("" if none).
 std::string agree_on_error(MPI_Comm comm, const std::string& local_error);
 
 }  // namespace a2a::detail

@@ -92,7 +92,8 @@ class SharedAreas {
     if (bad != 0) {
       throw Error("a shared-memory window of " + mib(total) +
                   " MiB does not fit: " + (problem.empty() ? "so another rank found" : problem) +
-                  "; raise it (docker run --shm-size, ulimit -f) or pick another backend");
+                  "; raise it (docker run --shm-size, ulimit -f) or pick another backend",
+                  ErrorKind::resource);
     }
   }
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from . import _config
 
-__all__ = ["Error", "SpecError", "Plan", "VectorExchange", "Redistribution", "list_algorithms",
+__all__ = ["Error", "SpecError", "UnsupportedError", "ResourceError", "Plan", "VectorExchange", "Redistribution", "list_algorithms",
            "model", "block_start"]
 
 
@@ -44,6 +44,14 @@ class Error(RuntimeError):
 
 class SpecError(Error):
     """A backend spec that names no algorithm, a bad parameter, an inapplicable backend."""
+
+
+class UnsupportedError(SpecError):
+    """A backend that cannot serve this exchange here (its kind, the placement of the ranks)."""
+
+
+class ResourceError(Error):
+    """Out of memory, shared memory or file space."""
 
 
 def _load():
@@ -117,13 +125,14 @@ _redist_free = _declare(_tlib, "a2a_redistribution_free", _c_int, [ctypes.POINTE
 _block_start = _declare(_tlib, "a2a_block_start", ctypes.c_int64,
                         [ctypes.c_int64, _c_int, _c_int])
 
-_SPEC = 1
+# The C API's codes (a2a.h) that have their own class; the others raise Error.
+_CLASSES = {1: SpecError, 5: UnsupportedError, 6: ResourceError}
 
 
 def _check(code):
     if code != 0:
         message = (_last_error() or b"").decode()
-        raise (SpecError if code == _SPEC else Error)(message, code)
+        raise _CLASSES.get(code, Error)(message, code)
 
 
 def _fortran(comm):
