@@ -2,7 +2,9 @@
 """check_results.py RESULTS.h5 [DECK]: the layout `a2a run` promises (docs/decks.md, "Results files"),
 read with h5py, independently of the C++ writer: run metadata, one group per experiment in deck
 order, per series the attributes and a times_us dataset of `iters` values (slowest rank per
-iteration), and every check passed. Exits 1 with the reasons otherwise."""
+iteration), and every check passed; with A2A_EXPECT_NODES=N, N nodes and N distinct hostnames in
+the run's metadata. Exits 1 with the reasons otherwise."""
+import os
 import sys
 
 import h5py
@@ -26,6 +28,12 @@ with h5py.File(path, "r") as f:
     if deck:
         need(f.attrs.get("deck_text") == open(deck).read(), "deck_text is the deck")
     procs = int(f.attrs["procs"])
+    # Under scripts/cluster the run's metadata must name the hosts it ran on.
+    if os.environ.get("A2A_EXPECT_NODES"):
+        nodes = int(os.environ["A2A_EXPECT_NODES"])
+        need(int(f.attrs["nodes"]) == nodes, f"nodes = {f.attrs['nodes']}, expected {nodes}")
+        need(len(set(str(f.attrs["hostnames"]).split(","))) == nodes,
+             f"{nodes} distinct hostnames in {f.attrs['hostnames']!r}")
     names = sorted(f["experiments"])
     need([n.split("-", 1)[0] for n in names] == [f"{i:02d}" for i in range(len(names))],
          f"experiments numbered in order: {names}")

@@ -44,8 +44,11 @@ case "$mode" in
     else
       printf '%s\n' "$out"; echo "FAIL without the interposer"; fail=1
     fi
-    for pair in "tra:r=2 sloav" "pairwise tra_v:r=3" "random_segmented:segment=7 sloavx" \
-                "mpi mpi" "bruck padded_bruck_v" "shared_window shared_window"; do
+    pairs=("tra:r=2 sloav" "pairwise tra_v:r=3" "random_segmented:segment=7 sloavx" "mpi mpi"
+           "bruck padded_bruck_v" "shared_window shared_window")
+    # A2A_INTERPOSE_PAIRS="U V|U V|...": other (uniform, vector) pairs (the emulated cluster's).
+    [ -z "${A2A_INTERPOSE_PAIRS:-}" ] || IFS='|' read -r -a pairs <<< "$A2A_INTERPOSE_PAIRS"
+    for pair in "${pairs[@]}"; do
       uniform=${pair% *} vector=${pair#* }
       out=$(run A2A_ALLTOALL="$uniform" A2A_ALLTOALLV="$vector" -- "$@" 2>&1)
       if printf '%s\n' "$out" | grep -q " 0 failed" &&
