@@ -22,8 +22,10 @@
 #include <iostream>
 #include <memory>
 #include <set>
+#include <sstream>
 
 #include "a2a/model.hpp"
+#include "a2a/nesting.hpp"
 #include "a2a/registry.hpp"
 #include "a2a/spec.hpp"
 #include "a2a/topology.hpp"
@@ -31,6 +33,7 @@
 #include "commands.hpp"
 #include "core/agree.hpp"
 #include "core/distribution.hpp"
+#include "core/files.hpp"
 #include "core/fit.hpp"
 #include "core/memory.hpp"
 #include "core/tuning.hpp"
@@ -423,16 +426,7 @@ std::string results_path(const std::string& table, const char* extension) {
 }
 
 void write_text(const std::string& path, const std::string& text) {
-  const std::string part = path + ".part";
-  {
-    std::ofstream out(part, std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) throw Error("cannot write '" + part + "'");
-  }
-  std::error_code ec;
-  std::filesystem::rename(part, path, ec);
-  if (ec) throw Error("cannot rename '" + part + "' to '" + path + "': " + ec.message());
+  app::replace_file(path, text.data(), text.size(), "selection table");
 }
 
 }  // namespace
@@ -489,8 +483,14 @@ Runner setup_tune(CLI::App& app, const Session& session) {
     on_root_agreed(session.comm, [&] {
       if (opt->update && std::filesystem::exists(opt->output)) {
         std::ifstream in(opt->output);
+        std::stringstream text;
+        text << in.rdbuf();
+        if (const std::string deep = nesting_problem(text.str(), false, "--update: " + opt->output);
+            !deep.empty()) {
+          throw Error(deep);
+        }
         try {
-          existing = nlohmann::json::parse(in);
+          existing = nlohmann::json::parse(text.str());
         } catch (const std::exception& e) {
           throw Error("--update: '" + opt->output + "' is not a JSON table: " + e.what());
         }
@@ -502,7 +502,9 @@ Runner setup_tune(CLI::App& app, const Session& session) {
     const nlohmann::json metadata =
         run_metadata(session, "", "a2a tune", "", "a2a tune --output " + opt->output);
     on_root_agreed(session.comm, [&] {
-      writer = std::make_unique<io::ResultsWriter>(results_path(opt->output, ".h5"));
+      // Written under another name until complete: an interrupted tune leaves the raw results
+      // of the last one whole (T.h5) and its own beside them (T.incomplete.h5).
+      writer = std::make_unique<io::ResultsWriter>(results_path(opt->output, ".incomplete.h5"));
       nlohmann::json root = metadata;
       root["completed"] = false;
       writer->attributes("/", root);
@@ -600,7 +602,14 @@ Runner setup_tune(CLI::App& app, const Session& session) {
       }
       writer->attributes("/", {{"completed", true}, {"experiments_completed", experiment}});
       writer->commit();
-      std::cerr << "tune: raw results in " << writer->path() << std::endl;
+      const std::string final_path = results_path(opt->output, ".h5");
+      std::error_code ec;
+      std::filesystem::rename(writer->path(), final_path, ec);
+      if (ec) {
+        throw Error("cannot rename '" + writer->path() + "' to '" + final_path + "': " + ec.message(),
+                    ErrorKind::resource);
+      }
+      std::cerr << "tune: raw results in " << final_path << std::endl;
     });
 #else
     // Without HDF5 (the smpi and mpich presets): the records as JSON lines, as a2a bench

@@ -32,6 +32,7 @@ Runner setup_fft(CLI::App& app, const Session& session);
 Runner setup_fft1d(CLI::App& app, const Session& session);
 Runner setup_run(CLI::App& app, const Session& session);
 Runner setup_tune(CLI::App& app, const Session& session);
+Runner setup_pingpong(CLI::App& app, const Session& session);
 
 // Runs body between an untimed barrier and the slowest rank's clock: microseconds.
 template <typename Body>

@@ -33,12 +33,14 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -73,12 +75,21 @@ struct Tally {
   unsigned long long calls = 0, bytes = 0;
   double seconds = 0;
 };
+// Under MPI_THREAD_MULTIPLE several threads call in at once (each on its own communicator, as
+// MPI requires of collectives): what is shared between communicators is guarded by this lock,
+// never held across an MPI call that waits for other ranks.
+std::mutex& shared_lock() {
+  static std::mutex m;
+  return m;
+}
 std::map<std::string, Tally>& tallies() {
   static std::map<std::string, Tally> t;
   return t;
 }
 void count_passthrough(const char* what) {
-  if (settings().verbose) tallies()[std::string(what) + " (pass-through, not replaced)"].calls += 1;
+  if (!settings().verbose) return;
+  const std::lock_guard<std::mutex> hold(shared_lock());
+  tallies()[std::string(what) + " (pass-through, not replaced)"].calls += 1;
 }
 
 int rank_of(MPI_Comm comm) {
@@ -95,9 +106,12 @@ void say(MPI_Comm comm, const std::string& text) {
 
 // A spec that cannot be used is worth one line even without A2A_VERBOSE.
 void warn_once(MPI_Comm comm, const std::string& variable, const std::string& why) {
-  static std::map<std::string, bool> warned;
-  if (warned[variable]) return;
-  warned[variable] = true;
+  {
+    const std::lock_guard<std::mutex> hold(shared_lock());
+    static std::map<std::string, bool> warned;
+    if (warned[variable]) return;
+    warned[variable] = true;
+  }
   if (rank_of(comm) == 0) {
     std::fprintf(stderr,
                  "a2a-interpose: warning: %s is not used (%s); calls go to the MPI library\n",
@@ -123,30 +137,39 @@ struct CommState {
   std::map<std::string, bool> announced;
 };
 
-// The last communicator used and its state (the common case: one communicator, many calls);
-// forgotten when that state is deleted.
-MPI_Comm last_comm = MPI_COMM_NULL;
-CommState* last_state = nullptr;
+// Each thread remembers the last communicator it used and its state (the common case: one
+// communicator, many calls). Any state deleted, by any thread, bumps the generation and so
+// forgets every thread's memory: a freed communicator's handle may come back for a new one.
+std::atomic<unsigned long long> generation{0};
+thread_local MPI_Comm last_comm = MPI_COMM_NULL;
+thread_local CommState* last_state = nullptr;
+thread_local unsigned long long last_generation = 0;
 
 int delete_state(MPI_Comm, int, void* value, void*) {
-  if (value == last_state) {
-    last_comm = MPI_COMM_NULL;
-    last_state = nullptr;
-  }
+  generation.fetch_add(1);
   delete static_cast<CommState*>(value);
   return MPI_SUCCESS;
 }
 
-int keyval_storage = MPI_KEYVAL_INVALID;
+int keyval() {
+  static const int k = [] {  // made once, whichever thread comes first
+    int made = MPI_KEYVAL_INVALID;
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &made, nullptr);
+    return made;
+  }();
+  return k;
+}
+std::atomic<bool> keyval_made{false};
 
 CommState& state_of(MPI_Comm comm) {
-  if (comm == last_comm && last_state != nullptr) return *last_state;
-  if (keyval_storage == MPI_KEYVAL_INVALID) {
-    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &keyval_storage, nullptr);
+  if (comm == last_comm && last_state != nullptr && last_generation == generation.load()) {
+    return *last_state;
   }
+  keyval_made = true;
+  last_generation = generation.load();
   void* value = nullptr;
   int found = 0;
-  PMPI_Comm_get_attr(comm, keyval_storage, &value, &found);
+  PMPI_Comm_get_attr(comm, keyval(), &value, &found);
   if (found) {
     last_comm = comm;
     last_state = static_cast<CommState*>(value);
@@ -160,7 +183,7 @@ CommState& state_of(MPI_Comm comm) {
     PMPI_Comm_size(comm, &state->procs);
     PMPI_Comm_rank(comm, &state->rank);
   }
-  PMPI_Comm_set_attr(comm, keyval_storage, state);
+  PMPI_Comm_set_attr(comm, keyval(), state);
   last_comm = comm;
   last_state = state;
   return *state;
@@ -197,6 +220,7 @@ void unpack(const std::byte* in, std::size_t bytes, void* buf, int count, MPI_Da
 }
 
 void tally(const std::string& name, std::size_t bytes, double seconds) {
+  const std::lock_guard<std::mutex> hold(shared_lock());
   Tally& t = tallies()[name];
   t.calls += 1;
   t.bytes += bytes;
@@ -458,12 +482,17 @@ namespace {
 // Fortran's MPI_IN_PLACE and MPI_BOTTOM are the addresses of common blocks in libmpi.
 bool is_fortran(const void* address, const char* const names[4]) {
   static std::map<const char*, std::vector<const void*>> cache;
-  auto& found = cache[names[0]];
-  if (found.empty()) {
-    for (int i = 0; i < 4; ++i) {
-      if (const void* p = dlsym(RTLD_DEFAULT, names[i])) found.push_back(p);
+  std::vector<const void*> found;
+  {
+    const std::lock_guard<std::mutex> hold(shared_lock());
+    auto& known = cache[names[0]];
+    if (known.empty()) {
+      for (int i = 0; i < 4; ++i) {
+        if (const void* p = dlsym(RTLD_DEFAULT, names[i])) known.push_back(p);
+      }
+      known.push_back(nullptr);  // never empty again
     }
-    found.push_back(nullptr);  // never empty again
+    found = known;
   }
   for (const void* p : found) {
     if (p != nullptr && p == address) return true;
@@ -580,9 +609,9 @@ namespace {
 // The summary, and MPI_COMM_WORLD's plans freed while MPI still works (MPI need not delete its
 // attributes).
 void before_finalize() {
-  static bool done = false;  // the C and a Fortran MPI_Finalize may both pass here
-  if (done) return;
-  done = true;
+  static std::atomic<bool> done{false};  // the C and a Fortran MPI_Finalize may both pass here
+  if (done.exchange(true)) return;
+  const std::lock_guard<std::mutex> hold(shared_lock());
   if (settings().verbose && !tallies().empty()) {
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -594,11 +623,11 @@ void before_finalize() {
       }
     }
   }
-  if (keyval_storage != MPI_KEYVAL_INVALID) {
+  if (keyval_made) {
     void* value = nullptr;
     int found = 0;
-    PMPI_Comm_get_attr(MPI_COMM_WORLD, keyval_storage, &value, &found);
-    if (found) PMPI_Comm_delete_attr(MPI_COMM_WORLD, keyval_storage);
+    PMPI_Comm_get_attr(MPI_COMM_WORLD, keyval(), &value, &found);
+    if (found) PMPI_Comm_delete_attr(MPI_COMM_WORLD, keyval());
   }
 }
 }  // namespace

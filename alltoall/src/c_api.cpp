@@ -3,6 +3,7 @@
 
 #include <initializer_list>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -137,6 +138,27 @@ int a2a_plan_create_vector_f(const char* spec, MPI_Fint comm, const size_t* send
                                 recv_displs, plan);
 }
 
+int a2a_plan_create_vector_fn(const char* spec, MPI_Fint comm, size_t length,
+                              const size_t* send_counts, const size_t* send_displs,
+                              const size_t* recv_counts, const size_t* recv_displs,
+                              a2a_plan* plan) {
+  const MPI_Comm c = MPI_Comm_f2c(comm);
+  const int checked = guarded([&] {
+    if (plan != nullptr) *plan = nullptr;
+    if (c == MPI_COMM_NULL) throw a2a::Error("the communicator is MPI_COMM_NULL");
+    const int procs = procs_of(c);
+    std::string error;
+    if (length < static_cast<std::size_t>(procs)) {
+      error = "the count and displacement arrays hold " + std::to_string(length) +
+              " entries; the communicator has " + std::to_string(procs) + " ranks";
+    }
+    error = a2a::detail::agree_on_error(c, error);
+    if (!error.empty()) throw a2a::Error(error);
+  });
+  if (checked != A2A_SUCCESS) return checked;
+  return a2a_plan_create_vector(spec, c, send_counts, send_displs, recv_counts, recv_displs, plan);
+}
+
 int a2a_plan_execute(a2a_plan plan, const void* send, void* recv) {
   return guarded([&] {
     need(plan, "plan");
@@ -216,6 +238,23 @@ int a2a_exchange_execute(a2a_exchange exchange, const void* send, const size_t* 
     need(recv_displs, "recv_displs");
     exchange->exchange.execute(send, send_counts, send_displs, recv, recv_counts, recv_displs);
   });
+}
+
+int a2a_exchange_execute_n(a2a_exchange exchange, const void* send, size_t length,
+                           const size_t* send_counts, const size_t* send_displs, void* recv,
+                           const size_t* recv_counts, const size_t* recv_displs) {
+  const int checked = guarded([&] {
+    need(exchange, "exchange");
+    const auto procs = static_cast<std::size_t>(exchange->exchange.procs());
+    if (length < procs) {
+      throw a2a::Error("a2a_exchange_execute: the count and displacement arrays hold " +
+                       std::to_string(length) + " entries; the communicator has " +
+                       std::to_string(procs) + " ranks");
+    }
+  });
+  if (checked != A2A_SUCCESS) return checked;
+  return a2a_exchange_execute(exchange, send, send_counts, send_displs, recv, recv_counts,
+                              recv_displs);
 }
 
 const char* a2a_exchange_name(a2a_exchange exchange) {

@@ -1,5 +1,7 @@
 #include "detail/datatype.hpp"
 
+#include <mutex>
+
 #include <vector>
 
 namespace a2a::detail {
@@ -165,19 +167,24 @@ TypeShape type_shape(MPI_Datatype type) {
     MPI_Datatype type = MPI_DATATYPE_NULL;
     TypeShape shape;
   };
+  // Threads (the interposer under MPI_THREAD_MULTIPLE) share the slots and the attributes:
+  // looked up and stored under one lock (local MPI calls only).
+  static std::mutex lock;
   static Slot predefined[8];
   static std::size_t next_slot = 0;
+  static const int keyval = [] {
+    int k = MPI_KEYVAL_INVALID;
+    MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, delete_shape, &k, nullptr);
+    return k;
+  }();
+  const std::lock_guard<std::mutex> hold(lock);
   for (const Slot& slot : predefined) {
     if (slot.type == type && type != MPI_DATATYPE_NULL) return slot.shape;
   }
   int ni = 0, na = 0, nd = 0, combiner = 0;
   MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner);
   const bool named = combiner == MPI_COMBINER_NAMED;
-  static int keyval = MPI_KEYVAL_INVALID;
   if (!named) {
-    if (keyval == MPI_KEYVAL_INVALID) {
-      MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, delete_shape, &keyval, nullptr);
-    }
     void* cached = nullptr;
     int found = 0;
     MPI_Type_get_attr(type, keyval, &cached, &found);

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
 #include <new>
 #include <cstdlib>
 #include <string>
 
+#include "a2a/agree.hpp"
 #include "a2a/error.hpp"
 
 namespace a2a::detail {
@@ -52,16 +54,63 @@ void Requests::irecv(void* buf, std::size_t bytes, int peer, int tag, MPI_Comm c
   auto* p = static_cast<char*>(buf);
   for (std::size_t offset = 0; offset < bytes; offset += limit) {
     const int count = static_cast<int>(std::min(limit, bytes - offset));
+    receives_.push_back({requests_.size(), p + offset, count, peer});
     MPI_Request& request = requests_.emplace_back();
     check_mpi(MPI_Irecv(p + offset, count, MPI_BYTE, peer, tag, comm, &request), "MPI_Irecv");
   }
 }
 
-void Requests::wait_all() {
+void Requests::wait_all(std::string* mismatch) {
   if (requests_.empty()) return;
-  check_mpi(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE),
-            "MPI_Waitall");
+  statuses_.resize(requests_.size());
+  int code = MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), statuses_.data());
+  // The statuses' error fields are set only when Waitall reports MPI_ERR_IN_STATUS.
+  const bool in_status = code == MPI_ERR_IN_STATUS;
+  auto error_class = [](int error) {
+    int cls = MPI_SUCCESS;
+    MPI_Error_class(error, &cls);
+    return cls;
+  };
+  if (in_status) {
+    // Some request failed (a truncated receive): finish those still pending, then report
+    // anything but a truncation as the MPI error it is.
+    code = MPI_SUCCESS;
+    for (std::size_t i = 0; i < requests_.size(); ++i) {
+      if (statuses_[i].MPI_ERROR == MPI_ERR_PENDING) {
+        statuses_[i].MPI_ERROR = MPI_Wait(&requests_[i], &statuses_[i]);
+      }
+      const int cls = error_class(statuses_[i].MPI_ERROR);
+      if (cls != MPI_SUCCESS && cls != MPI_ERR_TRUNCATE && code == MPI_SUCCESS) {
+        code = statuses_[i].MPI_ERROR;
+      }
+    }
+  }
+  std::string error;
+  for (const Receive& r : receives_) {
+    const MPI_Status& status = statuses_[r.request];
+    int got = 0;
+    MPI_Get_count(&status, MPI_BYTE, &got);
+    const bool truncated = in_status && error_class(status.MPI_ERROR) == MPI_ERR_TRUNCATE;
+    if (got == r.bytes && !truncated) continue;
+    if (!truncated && got >= 0 && got < r.bytes) {
+      std::memset(r.buffer + got, 0, static_cast<std::size_t>(r.bytes - got));
+    }
+    if (error.empty()) {
+      error = "rank " + std::to_string(r.peer) + " sent " +
+              (truncated ? "more than " + std::to_string(r.bytes)
+                         : std::to_string(got)) +
+              " bytes where " + std::to_string(r.bytes) +
+              " were expected (mismatched Alltoallv counts; A2A_CHECK_COUNTS=1 checks them on "
+              "every rank before any data moves)";
+      if (!truncated) error += "; the rest of the block is zero-filled";
+    }
+  }
   requests_.clear();
+  receives_.clear();
+  check_mpi(code, "MPI_Waitall");
+  if (error.empty()) return;
+  if (mismatch == nullptr) throw Error(error, ErrorKind::argument);
+  if (mismatch->empty()) *mismatch = error;
 }
 
 void sendrecv(const void* send, std::size_t send_bytes, int dst, void* recv, std::size_t recv_bytes,
@@ -151,3 +200,7 @@ std::string agree_on_error(MPI_Comm comm, const std::string& local_error) {
 }
 
 }  // namespace a2a::detail
+
+std::string a2a::agree_on_error(MPI_Comm comm, const std::string& local_error) {
+  return detail::agree_on_error(comm, local_error);
+}

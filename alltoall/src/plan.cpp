@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <tuple>
 
 #include "a2a/alltoall.hpp"
 #include "a2a/buffer.hpp"
@@ -55,27 +56,61 @@ ExchangeState::~ExchangeState() = default;
 // the user's communicator and freed with it. Plans on one communicator may share it: they
 // execute in the same order on every rank (collective semantics), never use wildcards, and
 // MPI's non-overtaking rule keeps one plan's messages from matching another's. Their messages
-// never meet the caller's, which travel on the caller's communicator.
+// never meet the caller's, which travel on the caller's communicator. Errors on it return
+// codes (MPI_ERRORS_RETURN), which a2a turns into exceptions and the C API into return codes,
+// whatever handler the caller's communicator has.
+using PrivateCommRef = std::shared_ptr<PrivateComm>;
+
 static int free_duplicate(MPI_Comm, int, void* value, void*) {
-  auto* duplicate = static_cast<MPI_Comm*>(value);
-  MPI_Comm_free(duplicate);
-  delete duplicate;
+  auto* ref = static_cast<PrivateCommRef*>(value);
+  (*ref)->alive = false;
+  MPI_Comm_free(&(*ref)->comm);
+  delete ref;
   return MPI_SUCCESS;
 }
 
-static MPI_Comm private_duplicate(MPI_Comm comm) {
-  static int keyval = MPI_KEYVAL_INVALID;
-  if (keyval == MPI_KEYVAL_INVALID) {
-    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_duplicate, &keyval, nullptr);
+void require_alive(const PrivateComm& owner, const char* what) {
+  if (!owner.alive) {
+    throw Error(std::string(what) +
+                ": the communicator it was made on has been freed (MPI_Comm_free); make it "
+                "again on a live communicator");
   }
+}
+
+static PrivateCommRef private_duplicate(MPI_Comm comm) {
+  // Made once, also when several threads make their first plans at once.
+  static const int keyval = [] {
+    int k = MPI_KEYVAL_INVALID;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_duplicate, &k, nullptr);
+    return k;
+  }();
   void* value = nullptr;
   int found = 0;
   MPI_Comm_get_attr(comm, keyval, &value, &found);
-  if (found) return *static_cast<MPI_Comm*>(value);
-  auto* duplicate = new MPI_Comm(MPI_COMM_NULL);
-  check_mpi(MPI_Comm_dup(comm, duplicate), "MPI_Comm_dup");
-  MPI_Comm_set_attr(comm, keyval, duplicate);
-  return *duplicate;
+  if (found) return *static_cast<PrivateCommRef*>(value);
+  auto ref = std::make_shared<PrivateComm>();
+  check_mpi(MPI_Comm_dup(comm, &ref->comm), "MPI_Comm_dup");
+  MPI_Comm_set_errhandler(ref->comm, MPI_ERRORS_RETURN);
+  MPI_Comm_set_attr(comm, keyval, new PrivateCommRef(ref));
+  return ref;
+}
+
+// Counts and displacements whose sums do not fit: a block past the end of memory (a count of
+// (size_t)-1, a negative number through an unsigned type). "" when every block ends below 2^63.
+static std::string check_extents(const std::size_t* sc, const std::size_t* sd,
+                                 const std::size_t* rc, const std::size_t* rd, std::size_t n) {
+  constexpr std::size_t limit = std::size_t{1} << 63;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const auto& [counts, displs, side] :
+         {std::tuple{sc, sd, "send"}, std::tuple{rc, rd, "receive"}}) {
+      if (counts[i] >= limit || displs[i] >= limit || counts[i] + displs[i] >= limit) {
+        return std::string(side) + " count " + std::to_string(counts[i]) + " at displacement " +
+               std::to_string(displs[i]) + " for rank " + std::to_string(i) +
+               " reaches past 2^63 bytes (a negative number passed as size_t?)";
+      }
+    }
+  }
+  return {};
 }
 
 static std::string check_layout(const VectorLayout& layout, int procs) {
@@ -84,6 +119,11 @@ static std::string check_layout(const VectorLayout& layout, int procs) {
       layout.recv_counts.size() != n || layout.recv_displs.size() != n) {
     return "vector layout: counts and displacements must have one entry per rank (" +
            std::to_string(procs) + ")";
+  }
+  if (std::string error = check_extents(layout.send_counts.data(), layout.send_displs.data(),
+                                        layout.recv_counts.data(), layout.recv_displs.data(), n);
+      !error.empty()) {
+    return "vector layout: " + error;
   }
   // Receive regions may not overlap (MPI leaves that undefined; we reject it).
   std::vector<std::size_t> order(n);
@@ -209,7 +249,8 @@ std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm,
                        compare_with_root(comm, ctx.rank, resolved + " (" + shape + ")")});
 
   auto state = std::make_unique<PlanState>();
-  state->comm = private_duplicate(comm);
+  state->owner = private_duplicate(comm);
+  state->comm = state->owner->comm;
   ctx.comm = state->comm;
   if (kind == Kind::vector) {
     // What each peer will send here must be what this rank expects to receive, or some rank
@@ -257,7 +298,8 @@ std::unique_ptr<ExchangeState> make_exchange_state(std::string_view spec, MPI_Co
                  {ErrorKind::spec, compare_with_root(comm, ctx.rank, resolved + " (per-call vector)")});
 
   auto state = std::make_unique<ExchangeState>();
-  state->comm = private_duplicate(comm);
+  state->owner = private_duplicate(comm);
+  state->comm = state->owner->comm;
   state->procs = ctx.procs;
   state->rank = ctx.rank;
   ctx.comm = state->comm;
@@ -300,6 +342,12 @@ void VectorExchange::execute(const void* send, const std::size_t* send_counts,
                              const std::size_t* send_displs, void* recv,
                              const std::size_t* recv_counts, const std::size_t* recv_displs) {
   detail::ExchangeState& s = *state_;
+  detail::require_alive(*s.owner, "a2a::VectorExchange::execute");
+  if (std::string error = detail::check_extents(send_counts, send_displs, recv_counts, recv_displs,
+                                                static_cast<std::size_t>(s.procs));
+      !error.empty()) {
+    throw Error("a2a::VectorExchange::execute: " + error);  // this rank's arguments
+  }
   if (s.check_counts) {
     // What each peer sends here must be what this rank expects: one Alltoall of the counts.
     static_assert(sizeof(unsigned long long) == sizeof(std::size_t));
@@ -522,6 +570,12 @@ Plan& Plan::operator=(Plan&&) noexcept = default;
 Plan::~Plan() = default;
 
 void Plan::execute(const void* send, void* recv) {
+  detail::require_alive(*state_->owner, "a2a::Plan::execute");
+  if (state_->phase != detail::PlanState::Phase::idle) {
+    // A staged plan's buffers, or the in-flight messages, would be overwritten.
+    throw Error("a2a::Plan::execute: an exchange of this plan is in progress (start() without "
+                "finish(), or a single-copy exchange not ended)");
+  }
   state_->counters = Counters{};
   state_->impl->execute(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv),
                         state_->counters);
@@ -529,6 +583,7 @@ void Plan::execute(const void* send, void* recv) {
 
 void Plan::start(const void* send, void* recv) {
   using Phase = detail::PlanState::Phase;
+  detail::require_alive(*state_->owner, "a2a::Plan::start");
   if (state_->phase != Phase::idle) {
     throw Error("a2a::Plan::start: the previous start() was not finished");
   }
@@ -542,6 +597,7 @@ void Plan::finish() {
   if (state_->phase != detail::PlanState::Phase::split) {
     throw Error("a2a::Plan::finish: no exchange was started");
   }
+  detail::require_alive(*state_->owner, "a2a::Plan::finish");
   state_->phase = detail::PlanState::Phase::idle;
   state_->impl->finish(state_->counters);
 }
@@ -560,6 +616,7 @@ using Phase = detail::PlanState::Phase;
 detail::SingleCopy& single_copy(detail::PlanState& s, const char* call, Phase phase, int peer = 0) {
   detail::SingleCopy* shared = s.impl->single_copy();
   const std::string what = std::string("a2a::Plan::") + call + ": ";
+  detail::require_alive(*s.owner, ("a2a::Plan::" + std::string(call)).c_str());
   if (shared == nullptr) throw Error(what + "'" + s.name + "' is not single-copy");
   if (s.phase != phase) {
     throw Error(what + (phase == Phase::idle   ? "an exchange is in progress"

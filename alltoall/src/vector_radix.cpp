@@ -183,10 +183,13 @@ RadixSent VectorRadixExchange::run(const Element* input, const Output* output) {
   for (std::size_t i = 0; i < procs_; ++i)
     eit_[i] = {Where::input, 0, input[i].bytes, input[i].data};
   std::string mismatch;
-  if (input[0].bytes != output[0].bytes) {
-    mismatch = length_error(input[0].bytes, output[0].bytes, rank_);
-  } else if (input[0].bytes > 0) {
-    std::memcpy(output[0].data, input[0].data, input[0].bytes);
+  {
+    const std::size_t own = std::min(input[0].bytes, output[0].bytes);
+    if (own > 0) std::memmove(output[0].data, input[0].data, own);
+    if (output[0].bytes > own) std::memset(output[0].data + own, 0, output[0].bytes - own);
+    if (input[0].bytes != output[0].bytes) {
+      mismatch = length_error(input[0].bytes, output[0].bytes, rank_);
+    }
   }
 
   for (const auto& [first, last] : windows_) {
@@ -310,12 +313,13 @@ RadixSent VectorRadixExchange::run(const Element* input, const Output* output) {
         Entry& e = eit_[i];
         place(i, length, k, e);
         if (e.where == Where::output) {
-          if (length != output[i].bytes) {
-            if (mismatch.empty()) {
-              mismatch = length_error(length, output[i].bytes, (rank_ + procs_ - i) % procs_);
-            }
-          } else if (length > 0) {
-            std::memcpy(output[i].data, in, length);
+          // A length that disagrees (an erroneous Alltoallv): what came, then zeros; reported
+          // once the rounds are over.
+          const std::size_t expected = output[i].bytes, bytes = std::min(length, expected);
+          if (bytes > 0) std::memcpy(output[i].data, in, bytes);
+          if (expected > bytes) std::memset(output[i].data + bytes, 0, expected - bytes);
+          if (length != expected && mismatch.empty()) {
+            mismatch = length_error(length, expected, (rank_ + procs_ - i) % procs_);
           }
         } else if (length > 0) {
           std::memcpy(const_cast<std::byte*>(data_of(e, nullptr)), in, length);

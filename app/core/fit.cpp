@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "a2a/error.hpp"
+#include "a2a/nesting.hpp"
 #include "core/stats.hpp"
 
 namespace a2a::app::fit {
@@ -50,6 +51,8 @@ std::vector<Observation> read_observations(const std::string& text, const std::s
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.empty() || line[0] != '{') continue;  // tables, progress lines
     nlohmann::json r;
+    const std::string where = file + ":" + std::to_string(number);
+    if (const std::string deep = nesting_problem(line, false, where); !deep.empty()) throw Error(deep);
     try {
       r = nlohmann::json::parse(line);
     } catch (const nlohmann::json::exception& e) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "a2a/error.hpp"
+#include "core/files.hpp"
 
 namespace a2a::io {
 namespace {
@@ -60,8 +61,9 @@ void put_dataset(hid_t file, const std::string& path, hid_t type, const std::vec
 
 }  // namespace
 
-ResultsWriter::ResultsWriter(const std::string& path) : path_(path) {
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported by us, once
+// The path, its parent directories made, checked to be a place for a regular file (before the
+// lock beside it is taken).
+static std::string prepared(const std::string& path) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code ignored;
   if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
@@ -70,6 +72,11 @@ ResultsWriter::ResultsWriter(const std::string& path) : path_(path) {
   if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
     throw Error("results file '" + path + "' exists and is not a regular file");
   }
+  return path;
+}
+
+ResultsWriter::ResultsWriter(const std::string& path) : path_(prepared(path)), lock_(path_) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported by us, once
   // In memory (core driver, no backing store): commit() writes the image itself.
   const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   H5Pset_fapl_core(fapl, std::size_t{1} << 20, 0);
@@ -90,30 +97,7 @@ void ResultsWriter::commit() {
   if (H5Fget_file_image(file_, image.data(), image.size()) != size) {
     throw Error("HDF5: cannot get the results file image");
   }
-  const std::string part = path_ + ".part";
-  auto fail = [&](const char* what) {
-    const std::string reason = std::strerror(errno);
-    ::unlink(part.c_str());
-    throw Error("cannot write results file '" + path_ + "' (" + what + " " + part + ": " + reason +
-                ")");
-  };
-  const int fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) fail("open");
-  for (std::size_t done = 0; done < image.size();) {
-    const ssize_t n = ::write(fd, image.data() + done, image.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ::close(fd);
-      fail("write");
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0 && errno != EINVAL) {
-    ::close(fd);
-    fail("fsync");
-  }
-  if (::close(fd) != 0) fail("close");
-  if (::rename(part.c_str(), path_.c_str()) != 0) fail("rename");
+  app::replace_file(path_, image.data(), image.size(), "results file");
 }
 
 std::int64_t ResultsWriter::group(const std::string& path) {

@@ -3,8 +3,9 @@
 // reals as float64, booleans as int8 0/1); datasets are 1D float64 or uint64. The layout is
 // documented in docs/ (results files).
 //
-// The file is built in memory (HDF5's core driver) and commit() writes the whole image to
-// FILE.part and renames it over FILE, so the file on disk is always a complete HDF5 file
+// The file is built in memory (HDF5's core driver) and commit() writes the whole image to a
+// temporary file of its own and renames it over FILE, so the file on disk is always a complete
+// HDF5 file
 // holding everything committed so far, whatever stops the run (a signal, a crash in a later
 // experiment, a full disk: then commit() throws and the previous image stays). HDF5 itself
 // never writes to disk here, so a failed write is an a2a::Error, not a crash in HDF5.
@@ -19,12 +20,14 @@
 #include <vector>
 
 #include "core/agree.hpp"
+#include "core/files.hpp"
 
 namespace a2a::io {
 
 class ResultsWriter {
  public:
   // Creates the parent directories and the in-memory file; nothing is written until commit().
+  // Throws if another run holds FILE (core/files.hpp: OutputLock).
   explicit ResultsWriter(const std::string& path);
   ~ResultsWriter();
   ResultsWriter(const ResultsWriter&) = delete;
@@ -43,6 +46,7 @@ class ResultsWriter {
   std::int64_t group(const std::string& path);  // opened or created; caller closes
   std::int64_t file_ = -1;
   std::string path_;
+  app::OutputLock lock_;  // one run writes a results file at a time
 };
 
 using app::on_root_agreed;  // core/agree.hpp

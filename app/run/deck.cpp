@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "a2a/error.hpp"
+#include "a2a/nesting.hpp"
 #include "a2a/registry.hpp"
 #include "a2a/spec.hpp"
 #include "core/distribution.hpp"
@@ -33,6 +34,10 @@ const std::map<std::string, Type> kTypes = {{"bench", Type::bench},
 std::string text_of(const toml::value& table, const std::string& key) {
   const toml::value& v = table.at(key);
   if (!v.is_string()) fail_at(v, "'" + key + "' must be a string");
+  // A NUL would cut the text short where it becomes a C string (HDF5 names and attributes).
+  if (v.as_string().str.find('\0') != std::string::npos) {
+    fail_at(v, "'" + key + "' contains a NUL character");
+  }
   return v.as_string().str;
 }
 
@@ -193,11 +198,14 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
   e.name = has("name") ? text_of(table, "name")
                        : std::string(to_string(type)) + "-" + std::to_string(index + 1);
   // The name is a group of the results file: '/' would make it a path of groups.
+  const bool control = std::any_of(e.name.begin(), e.name.end(), [](char ch) {
+    return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f;
+  });
   if (e.name.empty() || e.name.find_first_of("/\\") != std::string::npos || e.name == "." ||
-      e.name == "..") {
-    fail_at(table.at("name"),
-            "'name' = \"" + e.name +
-                "\" cannot be a results group: no '/', '\\', '.' or '..', not empty");
+      e.name == ".." || control) {
+    fail_at(table.at("name"), "'name' = \"" + e.name +
+                                  "\" cannot be a results group: no '/', '\\', '.' or '..', "
+                                  "no control characters, not empty");
   }
   if (has("iters") || defaults.contains("iters")) {
     e.iters = static_cast<int>(integer_of(from("iters"), "iters", 1, 1000000));
@@ -392,6 +400,8 @@ Deck parse(const std::string& text, const std::string& file, int procs) {
   deck.file = file;
   deck.text = text;
   toml::value root;
+  // toml11 recurses once per level: a deck nested 100,000 deep would overflow the stack.
+  if (const std::string deep = nesting_problem(text, true, file); !deep.empty()) throw Error(deep);
   try {
     std::istringstream in(text);
     root = toml::parse(in, file);

@@ -61,11 +61,12 @@ module a2a
       type(c_ptr), intent(out) :: plan
       integer(c_int) :: code
     end function
-    function c_plan_create_vector(spec, comm, sc, sd, rc, rd, plan) &
-        bind(c, name="a2a_plan_create_vector_f") result(code)
+    function c_plan_create_vector(spec, comm, length, sc, sd, rc, rd, plan) &
+        bind(c, name="a2a_plan_create_vector_fn") result(code)
       import :: c_char, c_int, c_size_t, c_ptr
       character(kind=c_char), intent(in) :: spec(*)
       integer(c_int), value :: comm
+      integer(c_size_t), value :: length
       integer(c_size_t), intent(in) :: sc(*), sd(*), rc(*), rd(*)
       type(c_ptr), intent(out) :: plan
       integer(c_int) :: code
@@ -101,11 +102,12 @@ module a2a
       type(c_ptr), intent(out) :: exchange
       integer(c_int) :: code
     end function
-    function c_exchange_execute(exchange, send, sc, sd, recv, rc, rd) &
-        bind(c, name="a2a_exchange_execute") result(code)
+    function c_exchange_execute(exchange, send, length, sc, sd, recv, rc, rd) &
+        bind(c, name="a2a_exchange_execute_n") result(code)
       import :: c_ptr, c_int, c_size_t
       type(c_ptr), value :: exchange
       type(*), intent(in) :: send(*)
+      integer(c_size_t), value :: length
       integer(c_size_t), intent(in) :: sc(*), sd(*), rc(*), rd(*)
       type(*) :: recv(*)
       integer(c_int) :: code
@@ -205,6 +207,12 @@ contains
     c = trim(s) // c_null_char
   end function
 
+  ! The length of the shortest of four count and displacement arrays.
+  pure integer(c_size_t) function shortest(a, b, c, d)
+    integer(c_size_t), intent(in) :: a(:), b(:), c(:), d(:)
+    shortest = int(min(size(a), size(b), size(c), size(d)), c_size_t)
+  end function
+
   ! The message of this rank's last failing call.
   function a2a_last_error() result(message)
     character(len=:), allocatable :: message
@@ -228,7 +236,10 @@ contains
     integer, intent(in) :: comm
     integer(c_size_t), intent(in) :: send_counts(:), send_displs(:), recv_counts(:), recv_displs(:)
     integer, intent(out) :: ierr
-    ierr = c_plan_create_vector(c_string(spec), int(comm, c_int), send_counts, send_displs, &
+    ! The arrays' length goes along: one shorter than the communicator is an error on every
+    ! rank, not a read past its end.
+    ierr = c_plan_create_vector(c_string(spec), int(comm, c_int), shortest(send_counts, &
+                                send_displs, recv_counts, recv_displs), send_counts, send_displs, &
                                 recv_counts, recv_displs, plan%handle)
   end subroutine
 
@@ -275,8 +286,9 @@ contains
     integer(c_size_t), intent(in) :: send_counts(:), send_displs(:), recv_counts(:), recv_displs(:)
     type(*) :: recv(*)
     integer, intent(out) :: ierr
-    ierr = c_exchange_execute(exchange%handle, send, send_counts, send_displs, recv, recv_counts, &
-                              recv_displs)
+    ierr = c_exchange_execute(exchange%handle, send, shortest(send_counts, send_displs, &
+                              recv_counts, recv_displs), send_counts, send_displs, recv, &
+                              recv_counts, recv_displs)
   end subroutine
 
   function a2a_exchange_name(exchange) result(name)

@@ -92,7 +92,9 @@ int a2a_redistribution_free(a2a_redistribution* r) {
 }
 
 int64_t a2a_block_start(int64_t n, int parts, int index) {
-  return parts > 0 ? a2a::block_start(n, parts, index) : 0;
+  int64_t start = -1;
+  a2a::c_api::guarded([&] { start = a2a::block_start(n, parts, index); });
+  return start;
 }
 
 }  // extern "C"

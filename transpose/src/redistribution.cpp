@@ -4,17 +4,26 @@
 #include <limits>
 #include <string>
 
+#include "a2a/agree.hpp"
 #include "a2a/registry.hpp"
 #include "a2a/spec.hpp"
 #include "a2a/transpose.hpp"
 
 namespace a2a {
 
+__extension__ using Wide = __int128;  // exact products of two int64 values
+
 std::int64_t Box::count() const {
-  std::int64_t n = 1;
-  for (int d = 0; d < 3; ++d)
-    n *= std::max<std::int64_t>(0, extent(d));
-  return n;
+  // In 128 bits: extents of boxes as large as everything() would overflow 64. Saturates at
+  // the largest int64 (boxes given to a Redistribution are checked far below that).
+  Wide n = 1;
+  for (std::size_t d = 0; d < 3; ++d) {
+    const Wide e = static_cast<Wide>(hi[d]) - lo[d];
+    if (e <= 0) return 0;
+    n *= e;
+    if (n > std::numeric_limits<std::int64_t>::max()) n = std::numeric_limits<std::int64_t>::max();
+  }
+  return static_cast<std::int64_t>(n);
 }
 
 Box Box::intersect(const Box& other) const {
@@ -33,10 +42,33 @@ Box Box::everything() {
 }
 
 std::int64_t block_start(std::int64_t n, int parts, int index) {
-  return n * index / parts;
+  if (n < 0 || parts < 1 || index < 0 || index > parts) {
+    throw Error("a2a::block_start: needs n >= 0, parts >= 1 and 0 <= index <= parts (n=" +
+                std::to_string(n) + ", parts=" + std::to_string(parts) +
+                ", index=" + std::to_string(index) + ")");
+  }
+  return static_cast<std::int64_t>(static_cast<Wide>(n) * index / parts);  // no overflow
 }
 
 namespace {
+
+// Why a caller's box cannot be redistributed ("" if it can): its bytes must be addressable as
+// MPI_Aint (and std::size_t) without overflow.
+std::string box_problem(const char* which, const Box& b, std::size_t element_bytes) {
+  Wide bytes = static_cast<Wide>(element_bytes);
+  for (std::size_t d = 0; d < 3; ++d) {
+    const Wide e = static_cast<Wide>(b.hi[d]) - b.lo[d];
+    if (e <= 0) return {};  // empty
+    bytes *= e;
+    if (bytes > std::numeric_limits<std::int64_t>::max()) break;
+  }
+  if (bytes <= std::numeric_limits<std::int64_t>::max()) return {};
+  std::string text = std::string("the ") + which + " box [";
+  for (std::size_t d = 0; d < 3; ++d)
+    text += (d ? ", " : "") + std::to_string(b.lo[d]) + ":" + std::to_string(b.hi[d]);
+  return text + ") of " + std::to_string(element_bytes) +
+         "-byte elements holds more than 2^63 - 1 bytes";
+}
 
 std::vector<Box> all_boxes(MPI_Comm comm, const Box& mine) {
   int procs = 1;
@@ -95,6 +127,13 @@ Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out, con
       out_(out),
       element_(element_bytes),
       plan_([&]() {
+        // Checked and agreed on before any arithmetic on the boxes: every rank throws alike.
+        std::string problem = element_bytes == 0 ? "element_bytes is 0" : "";
+        if (problem.empty()) problem = box_problem("input", in, element_bytes);
+        if (problem.empty()) problem = box_problem("output", out, element_bytes);
+        if (problem = agree_on_error(comm, problem); !problem.empty()) {
+          throw Error("a2a::Redistribution: " + problem);
+        }
         const std::vector<Box> ins = all_boxes(comm, in), outs = all_boxes(comm, out);
         const Box in_part = in.intersect(within), out_part = out.intersect(within);
         std::size_t offset = 0;

@@ -90,6 +90,17 @@ int a2a_exchange_create_f(const char* spec, MPI_Fint comm, a2a_exchange* exchang
 int a2a_exchange_execute(a2a_exchange exchange, const void* send, const size_t* send_counts,
                          const size_t* send_displs, void* recv, const size_t* recv_counts,
                          const size_t* recv_displs);
+/* For bindings that know their arrays' lengths (the Fortran module): as above, where the
+ * four count and displacement arrays hold at least `length` entries each; a length below the
+ * communicator's size is A2A_ERR_ARGUMENT (agreed on every rank when creating) instead of a
+ * read past the arrays' end. */
+int a2a_plan_create_vector_fn(const char* spec, MPI_Fint comm, size_t length,
+                              const size_t* send_counts, const size_t* send_displs,
+                              const size_t* recv_counts, const size_t* recv_displs,
+                              a2a_plan* plan);
+int a2a_exchange_execute_n(a2a_exchange exchange, const void* send, size_t length,
+                           const size_t* send_counts, const size_t* send_displs, void* recv,
+                           const size_t* recv_counts, const size_t* recv_displs);
 /* The resolved backend; for auto, what the last call ran. Valid until the next call. */
 const char* a2a_exchange_name(a2a_exchange exchange);
 int a2a_exchange_counters(a2a_exchange exchange, a2a_counters* counters);

@@ -1,5 +1,7 @@
 // Closed-form cost model of the radix-r Bruck family (TRA), configurable-alltoall paper,
 // section III-A, Propositions 1-4: K communication rounds and D data blocks sent per rank.
+// Exact for every P and r below 2^64 (128-bit intermediates); a K or D that does not fit in
+// 64 bits is an a2a::Error, not a wrapped value.
 #pragma once
 
 #include <cstdint>

@@ -26,6 +26,7 @@
 #include <sstream>
 
 #include "a2a/model.hpp"
+#include "a2a/nesting.hpp"
 #include "a2a/spec.hpp"
 #include "a2a/topology.hpp"
 #include "a2a_default_tuning.hpp"
@@ -344,6 +345,10 @@ nlohmann::json read_selection_table(const Context& ctx, const std::string& table
     std::stringstream ss;
     ss << in.rdbuf();
     text = ss.str();
+  }
+  if (const std::string deep = nesting_problem(text, false, "selection table " + origin);
+      !deep.empty()) {
+    ctx.fail(deep);
   }
   try {
     return nlohmann::json::parse(text);

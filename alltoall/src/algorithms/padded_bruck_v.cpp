@@ -6,10 +6,15 @@
 // Two local passes: padding fused with TRA's initial rotation (block for rank p + i goes to
 // position i), and extraction fused with the final rotation (position i holds the block from
 // rank p - i); the rounds in between are TRA's (radix r, `window` as in tra).
-// Cost: that of tra with S = max block: K(P, r) rounds, D(P, r) max-size blocks.
+// Cost: that of tra with S = max block + 8 (the block's length travels with it): K(P, r)
+// rounds, D(P, r) max-size blocks.
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "a2a/buffer.hpp"
+#include "a2a/error.hpp"
 #include "detail/algorithms.hpp"
 #include "detail/plan.hpp"
 #include "detail/radix.hpp"
@@ -20,38 +25,71 @@ namespace {
 
 constexpr int kPaddedTag = 4848;
 
+// Every padded block starts with its length (8 bytes): a receiver whose count disagrees with
+// its sender's (an erroneous Alltoallv) gets what was sent and zeros, and an error, never the
+// padding's stale bytes.
+constexpr std::size_t kHeader = sizeof(std::uint64_t);
+
 class Padded {
  public:
   Padded(const Context& ctx, std::size_t padded)
       : rank_(static_cast<std::size_t>(ctx.rank)),
         procs_(static_cast<std::size_t>(ctx.procs)),
         exchange_(ctx.comm, rank_, procs_, std::stoull(ctx.resolved_value("r")),
-                  resolved_window(ctx), padded, kPaddedTag),
-        work_(procs_ * padded) {}
+                  resolved_window(ctx), padded + kHeader, kPaddedTag),
+        work_(procs_ * (padded + kHeader)) {}
 
-  // padded: this call's block size (grows the work array when it grows).
+  // padded: this call's largest block (grows the work array when it grows).
   void run(const std::byte* send, std::byte* recv, const LayoutView& l, std::size_t padded,
            Counters& c) {
-    if (padded == 0) return;
-    if (work_.size() < procs_ * padded) work_.resize(procs_ * padded);
     const std::size_t p = rank_, n = procs_;
+    std::string mismatch;
+    if (padded == 0) {  // nothing is sent anywhere: a rank expecting data has a wrong count
+      for (std::size_t src = 0; src < n; ++src) {
+        if (l.recv_counts[src] == 0) continue;
+        std::memset(recv + l.recv_displs[src], 0, l.recv_counts[src]);
+        if (mismatch.empty()) mismatch = length_mismatch(src, 0, l.recv_counts[src]);
+      }
+      if (!mismatch.empty()) throw Error(mismatch);
+      return;
+    }
+    const std::size_t slot = padded + kHeader;
+    if (work_.size() < n * slot) work_.resize(n * slot);
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t dst = (p + i) % n;
-      if (l.send_counts[dst] == 0) continue;  // (an empty buffer may be null)
-      std::memcpy(work_.data() + i * padded, send + l.send_displs[dst], l.send_counts[dst]);
+      std::byte* at = work_.data() + i * slot;
+      const std::uint64_t length = l.send_counts[dst];
+      std::memcpy(at, &length, kHeader);
+      if (length == 0) continue;  // (an empty buffer may be null)
+      std::memcpy(at + kHeader, send + l.send_displs[dst], length);
     }
-    exchange_.run(work_.data(), padded).add_to(c);
+    exchange_.run(work_.data(), slot).add_to(c);
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t src = (p + n - i) % n;
-      if (l.recv_counts[src] == 0) continue;
-      std::memcpy(recv + l.recv_displs[src], work_.data() + i * padded, l.recv_counts[src]);
+      const std::byte* at = work_.data() + i * slot;
+      std::uint64_t length = 0;
+      std::memcpy(&length, at, kHeader);
+      const std::size_t expected = l.recv_counts[src];
+      const std::size_t bytes = std::min<std::size_t>(length, expected);
+      if (bytes > 0) std::memcpy(recv + l.recv_displs[src], at + kHeader, bytes);
+      if (length != expected) {
+        if (expected > bytes) std::memset(recv + l.recv_displs[src] + bytes, 0, expected - bytes);
+        if (mismatch.empty()) mismatch = length_mismatch(src, length, expected);
+      }
     }
+    if (!mismatch.empty()) throw Error(mismatch);
   }
 
  private:
+  std::string length_mismatch(std::size_t src, std::size_t sent, std::size_t expected) const {
+    return "padded_bruck_v: rank " + std::to_string(src) + " sent " + std::to_string(sent) +
+           " bytes where rank " + std::to_string(rank_) + " expected " + std::to_string(expected) +
+           " (mismatched Alltoallv counts; the block is zero-filled past what arrived)";
+  }
+
   std::size_t rank_, procs_;
   RadixExchange exchange_;
-  ByteBuffer work_;  // padding bytes are never read by the receiver
+  ByteBuffer work_;  // padding bytes are never read: each block's length travels with it
 };
 
 class PaddedPlan final : public PlanImpl {

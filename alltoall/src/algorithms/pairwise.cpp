@@ -23,6 +23,7 @@ class PairwiseExchange final : public DirectExchange {
       c.rounds += 1;
       wait(c);
     }
+    report();
   }
 };
 

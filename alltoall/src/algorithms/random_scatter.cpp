@@ -21,9 +21,11 @@ class RandomScatterExchange final : public RandomizedExchange {
       if (peer != rank_) post_send(send, peer, l, c);
     }
     copy_self(send, recv, l);
-    if (requests_.pending() == 0) return;
-    c.rounds = 1;
-    wait(c);
+    if (requests_.pending() > 0) {
+      c.rounds = 1;
+      wait(c);
+    }
+    report();
   }
 };
 

@@ -79,6 +79,7 @@ class RandomSegmentedExchange final : public RandomizedExchange {
       wait(c);
       c.rounds += 1;
     }
+    report();
   }
 
  private:

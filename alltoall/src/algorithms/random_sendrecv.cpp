@@ -37,6 +37,7 @@ class RandomSendrecvExchange final : public RandomizedExchange {
       wait(c);
       c.rounds += 1;
     }
+    report();
   }
 
  private:

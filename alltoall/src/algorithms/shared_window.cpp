@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <memory>
 
 #include "a2a/topology.hpp"
@@ -147,17 +148,22 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
   std::vector<const std::byte*> sources_;
 };
 
-// Per call: each area starts with a header of P + 1 words (the owner's receive displacement
-// for every peer, then the data bytes it needs); the data follows it.
+// Per call: each area starts with a header of 3P + 1 words: the owner's receive displacement
+// and count for every peer, its send count to every peer, then the data bytes it needs; the
+// data follows it. Counts that disagree (an erroneous Alltoallv) are seen by both sides: the
+// writer writes no more than its receiver expects, the reader zero-fills what did not come,
+// and both report it once the call is over (never another block's or another call's bytes).
 class SharedWindowExchange final : public ExchangeImpl {
  public:
   explicit SharedWindowExchange(const Context& ctx)
       : rank_(ctx.rank),
         procs_(ctx.procs),
-        header_(8 * (static_cast<std::size_t>(ctx.procs) + 1)),
+        header_(8 * (3 * static_cast<std::size_t>(ctx.procs) + 1)),
         areas_(ctx.comm, ctx.procs),
-        header_words_(static_cast<std::size_t>(ctx.procs) + 1),
-        offsets_(static_cast<std::size_t>(ctx.procs)) {
+        header_words_(3 * static_cast<std::size_t>(ctx.procs) + 1),
+        offsets_(static_cast<std::size_t>(ctx.procs)),
+        expected_(static_cast<std::size_t>(ctx.procs)),
+        sent_(static_cast<std::size_t>(ctx.procs)) {
     require_one_node(ctx.comm);
     areas_.allocate(header_);
   }
@@ -167,46 +173,77 @@ class SharedWindowExchange final : public ExchangeImpl {
     std::vector<std::uint64_t>& mine = header_words_;
     for (std::size_t s = 0; s < P; ++s) {
       mine[s] = l.recv_displs[s];
+      mine[P + s] = l.recv_counts[s];
+      mine[2 * P + s] = l.send_counts[s];
       if (l.recv_counts[s] > 0)
         need = std::max<std::uint64_t>(need, l.recv_displs[s] + l.recv_counts[s]);
     }
-    mine[P] = need;
+    mine[3 * P] = need;
     std::memcpy(areas_.area(rank_), mine.data(), header_);
     areas_.fence();  // publishes the headers; every peer has read its area of the last call
     bool grow = false;
+    const auto me = static_cast<std::size_t>(rank_);
     for (int q = 0; q < procs_; ++q) {
-      std::uint64_t word[2];
-      std::memcpy(&word[0], areas_.area(q) + 8 * static_cast<std::size_t>(rank_), 8);
-      std::memcpy(&word[1], areas_.area(q) + 8 * P, 8);
-      offsets_[static_cast<std::size_t>(q)] = word[0];
-      grow = grow || header_ + word[1] > areas_.size(q);
+      const auto k = static_cast<std::size_t>(q);
+      const std::byte* header = areas_.area(q);
+      std::uint64_t need_q = 0;
+      std::memcpy(&offsets_[k], header + 8 * me, 8);
+      std::memcpy(&expected_[k], header + 8 * (P + me), 8);
+      std::memcpy(&sent_[k], header + 8 * (2 * P + me), 8);
+      std::memcpy(&need_q, header + 8 * 3 * P, 8);
+      grow = grow || header_ + need_q > areas_.size(q);
     }
     if (grow) {  // every rank read the same headers: all come here together
       const std::size_t have = areas_.size(rank_) - header_;
       areas_.allocate(header_ + std::max<std::size_t>(have, need + need / 4));
     }
     count_writes(l, rank_, procs_, c);
+    std::string mismatch;
     for (int k = 1; k < procs_; ++k) {
       const auto q = static_cast<std::size_t>((rank_ + k) % procs_);
-      if (l.send_counts[q] == 0) continue;
+      const std::size_t bytes = std::min<std::size_t>(l.send_counts[q], expected_[q]);
+      if (l.send_counts[q] != expected_[q] && mismatch.empty()) {
+        mismatch = describe(rank_, q, l.send_counts[q], expected_[q]);
+      }
       copy(areas_.area(static_cast<int>(q)) + header_ + offsets_[q], send + l.send_displs[q],
-           l.send_counts[q]);
+           bytes);
     }
-    const auto me = static_cast<std::size_t>(rank_);
-    copy(recv + l.recv_displs[me], send + l.send_displs[me], l.recv_counts[me]);
+    const std::size_t own = std::min(l.send_counts[me], l.recv_counts[me]);
+    copy(recv + l.recv_displs[me], send + l.send_displs[me], own);
+    if (own < l.recv_counts[me]) std::memset(recv + l.recv_displs[me] + own, 0, l.recv_counts[me] - own);
+    if (l.send_counts[me] != l.recv_counts[me] && mismatch.empty()) {
+      mismatch = describe(rank_, me, l.send_counts[me], l.recv_counts[me]);
+    }
     areas_.fence();
     const std::byte* received = areas_.area(rank_) + header_;
     for (std::size_t s = 0; s < P; ++s) {
-      if (s != me) copy(recv + l.recv_displs[s], received + l.recv_displs[s], l.recv_counts[s]);
+      if (s == me) continue;
+      const std::size_t bytes = std::min<std::size_t>(sent_[s], l.recv_counts[s]);
+      copy(recv + l.recv_displs[s], received + l.recv_displs[s], bytes);
+      if (bytes < l.recv_counts[s]) {
+        std::memset(recv + l.recv_displs[s] + bytes, 0, l.recv_counts[s] - bytes);
+      }
+      if (sent_[s] != l.recv_counts[s] && mismatch.empty()) {
+        mismatch = describe(static_cast<int>(s), me, sent_[s], l.recv_counts[s]);
+      }
     }
+    if (!mismatch.empty()) throw Error(mismatch);
   }
 
  private:
+  static std::string describe(int from, std::size_t to, std::size_t sent, std::size_t expected) {
+    return "shared_window: rank " + std::to_string(from) + " sends " + std::to_string(sent) +
+           " bytes to rank " + std::to_string(to) + ", which expects " + std::to_string(expected) +
+           " (mismatched Alltoallv counts; the block is zero-filled past what arrived)";
+  }
+
   int rank_, procs_;
   std::size_t header_;
   SharedAreas areas_;
   std::vector<std::uint64_t> header_words_;  // this rank's header, staged
   std::vector<std::uint64_t> offsets_;       // where this rank writes in each peer's data
+  std::vector<std::uint64_t> expected_;      // what each peer expects from this rank
+  std::vector<std::uint64_t> sent_;          // what each peer sends this rank
 };
 
 }  // namespace

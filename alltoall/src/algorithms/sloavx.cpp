@@ -136,16 +136,19 @@ class Sloavx {
       sent(c);
     }
   }
-  void notify_down(Counters& c) {
+  // The leader's word travels down: 0, or 1 when its exchange failed (the node's ranks then
+  // fail with it instead of reading partitions that did not arrive whole).
+  int notify_down(Counters& c, int failed = 0) {
     const MPI_Comm node = topo_.node_comm();
     if (parent_ >= 0) {
-      MPI_Recv(nullptr, 0, MPI_BYTE, parent_, kDownTag, node, MPI_STATUS_IGNORE);
+      MPI_Recv(&failed, 1, MPI_INT, parent_, kDownTag, node, MPI_STATUS_IGNORE);
       c.waits += 1;
     }
     for (std::size_t child : children_) {
-      MPI_Send(nullptr, 0, MPI_BYTE, static_cast<int>(child), kDownTag, node);
+      MPI_Send(&failed, 1, MPI_INT, static_cast<int>(child), kDownTag, node);
       sent(c);
     }
+    return failed;
   }
 
   // The leader's node layout from the up rows (row l: P send counts, then N receive totals):
@@ -359,10 +362,21 @@ class SloavxExchange final : public ExchangeImpl, private Sloavx {
         failure = current_failure();  // finish the protocol first: the node waits for its leader
       }
     }
-    notify_down(c);
+    const int failed = notify_down(c, failure ? 1 : 0);
     scatter_.sync();
-    read_out(recv, l, down_.data() + 3);
+    if (failed) {
+      // The partitions are laid out by counts that disagree: no block can be trusted.
+      for (std::size_t s = 0; s < P; ++s) {
+        if (l.recv_counts[s] > 0) std::memset(recv + l.recv_displs[s], 0, l.recv_counts[s]);
+      }
+    } else {
+      read_out(recv, l, down_.data() + 3);
+    }
     if (failure) throw_error(failure.kind, failure.message);
+    if (failed) {
+      throw Error("sloavx: the node's leader received partitions whose lengths disagree with "
+                  "the counts (mismatched Alltoallv counts; this rank's blocks are zero-filled)");
+    }
   }
 
  private:

@@ -3,8 +3,11 @@
 // same exchange with its layout kept (registry default).
 #pragma once
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 
+#include "a2a/error.hpp"
 #include "detail/context.hpp"
 #include "detail/p2p.hpp"
 #include "detail/plan_impl.hpp"
@@ -22,10 +25,18 @@ class DirectExchange : public ExchangeImpl {
   }
 
  protected:
-  void copy_self(const std::byte* send, std::byte* recv, const LayoutView& l) const {
+  // This rank's own block; with counts that disagree (an erroneous Alltoallv) what there is
+  // is copied, the rest zero-filled, and wait() reports it.
+  void copy_self(const std::byte* send, std::byte* recv, const LayoutView& l) {
     const auto me = static_cast<std::size_t>(rank_);
-    if (l.recv_counts[me] > 0) {
-      std::memmove(recv + l.recv_displs[me], send + l.send_displs[me], l.recv_counts[me]);
+    const std::size_t sent = l.send_counts[me], expected = l.recv_counts[me];
+    const std::size_t bytes = std::min(sent, expected);
+    if (bytes > 0) std::memmove(recv + l.recv_displs[me], send + l.send_displs[me], bytes);
+    if (sent != expected) {
+      if (expected > bytes) std::memset(recv + l.recv_displs[me] + bytes, 0, expected - bytes);
+      if (mismatch_.empty()) mismatch_ = "rank " + std::to_string(rank_) + " sends itself " + std::to_string(sent) +
+                       " bytes but expects " + std::to_string(expected) +
+                       " (mismatched Alltoallv counts)";
     }
   }
   void post_recv(std::byte* recv, int peer, const LayoutView& l) {
@@ -42,13 +53,22 @@ class DirectExchange : public ExchangeImpl {
     c.bytes_sent += bytes;
   }
   void wait(Counters& c) {
-    requests_.wait_all();
+    requests_.wait_all(&mismatch_);
     c.waits += 1;
+  }
+  // At the end of a call: what arrived with other lengths than the counts said, if anything
+  // (after every round, so no peer is left waiting).
+  void report() {
+    if (mismatch_.empty()) return;
+    std::string error;
+    std::swap(error, mismatch_);
+    throw Error(error);
   }
 
   MPI_Comm comm_;
   int rank_, procs_;
   Requests requests_;
+  std::string mismatch_;
 };
 
 }  // namespace a2a::detail

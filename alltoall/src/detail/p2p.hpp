@@ -22,16 +22,34 @@ std::size_t message_pieces(std::size_t bytes);
 void check_mpi(int code, const char* what);
 
 // A reusable request list: reserve() at plan time, then post/wait without allocating.
+// wait_all() checks what every receive got against what it expected: a message shorter than
+// its receive (the sender's count is smaller than the receiver's: an erroneous Alltoallv) has
+// the rest of its receive zero-filled, one longer is truncated (MPI_ERR_TRUNCATE); either way
+// every request is completed first, then an Error names the peer and both lengths, or, given
+// `mismatch`, the first such message is stored there (if it holds none yet) for the caller to
+// report once its whole protocol is done (a rank that left mid-way would leave its peers
+// waiting).
 class Requests {
  public:
-  void reserve(std::size_t n) { requests_.reserve(n); }
+  void reserve(std::size_t n) {
+    requests_.reserve(n);
+    receives_.reserve(n);
+    statuses_.reserve(n);
+  }
   void isend(const void* buf, std::size_t bytes, int peer, int tag, MPI_Comm comm);
   void irecv(void* buf, std::size_t bytes, int peer, int tag, MPI_Comm comm);
-  void wait_all();
+  void wait_all(std::string* mismatch = nullptr);
   std::size_t pending() const { return requests_.size(); }
 
  private:
+  struct Receive {
+    std::size_t request;  // index into requests_
+    char* buffer;
+    int bytes, peer;
+  };
   std::vector<MPI_Request> requests_;
+  std::vector<Receive> receives_;
+  std::vector<MPI_Status> statuses_;
 };
 
 // Blocking exchange with one partner (send to dst, receive from src).

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -10,8 +11,20 @@
 
 namespace a2a::detail {
 
+// The plans' private duplicate of a caller's communicator, shared by every plan and exchange
+// made on it. When the caller frees its communicator, the duplicate is freed with it and
+// `alive` turns false: a plan used afterwards is an error on every rank (each frees its own),
+// not a call on a handle MPI may have given to another communicator.
+struct PrivateComm {
+  MPI_Comm comm = MPI_COMM_NULL;
+  std::atomic<bool> alive{true};
+};
+// Throws (ErrorKind::argument) if the communicator `what` was made on has been freed.
+void require_alive(const PrivateComm& owner, const char* what);
+
 struct PlanState {
   MPI_Comm comm = MPI_COMM_NULL;  // the private duplicate of the caller's communicator
+  std::shared_ptr<const PrivateComm> owner;
   Kind kind = Kind::uniform;
   int procs = 1;
   std::string name, label;
@@ -28,6 +41,7 @@ struct PlanState {
 // A per-call exchange (VectorExchange) with its private communicator.
 struct ExchangeState {
   MPI_Comm comm = MPI_COMM_NULL;
+  std::shared_ptr<const PrivateComm> owner;
   int procs = 1, rank = 0;
   std::string name, label;
   std::unique_ptr<ExchangeImpl> impl;

@@ -46,7 +46,9 @@ int a2a_redistribution_uniform(a2a_redistribution r);
 int a2a_redistribution_counters(a2a_redistribution r, a2a_counters* counters);
 int a2a_redistribution_free(a2a_redistribution* r);
 
-/* The balanced split of n indices into `parts`: the first index of part `index`. */
+/* The balanced split of n indices into `parts`: the first index of part `index`
+ * (n * index / parts, exact for any n). -1, with a2a_last_error() set, unless n >= 0,
+ * parts >= 1 and 0 <= index <= parts. */
 int64_t a2a_block_start(int64_t n, int parts, int index);
 
 #ifdef __cplusplus

@@ -42,7 +42,9 @@ struct Box {
   static Box everything();
 };
 
-// The balanced split of n indices into `parts`: the first index of part `index`.
+// The balanced split of n indices into `parts`: the first index of part `index`
+// (n * index / parts, exact for any n). Throws a2a::Error unless n >= 0, parts >= 1 and
+// 0 <= index <= parts.
 std::int64_t block_start(std::int64_t n, int parts, int index);
 
 class Redistribution {

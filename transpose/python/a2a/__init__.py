@@ -140,11 +140,27 @@ def _fortran(comm):
     return comm if isinstance(comm, int) else comm.py2f()
 
 
+_INT64_MAX = 2**63 - 1
+
+
+def _integer(value, name, lo=0, hi=_INT64_MAX):
+    """value as a Python int in [lo, hi]: integers only (not bool, not float: 8.9 is not 8)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__} {value!r}")
+    value = int(value)
+    if not lo <= value <= hi:
+        raise ValueError(f"{name} = {value} is outside [{lo}, {hi}]")
+    return value
+
+
 def _buffer(array, name, writable=False):
     """The address of a C-contiguous NumPy array (or None for an empty one)."""
     a = np.asarray(array) if not writable else array
     if not isinstance(a, np.ndarray):
         raise TypeError(f"{name} must be a NumPy array")
+    if a.dtype.hasobject:
+        # Object arrays hold pointers to Python objects, not data (mpi4py refuses them too).
+        raise TypeError(f"{name} has dtype {a.dtype}: a2a moves the bytes of numeric arrays")
     if not a.flags.c_contiguous:
         raise ValueError(f"{name} must be C-contiguous")
     if writable and not a.flags.writeable:
@@ -153,9 +169,16 @@ def _buffer(array, name, writable=False):
 
 
 def _counts(values, procs, name):
-    a = np.ascontiguousarray(values, dtype=np.uint64)
-    if a.shape != (procs,):
-        raise ValueError(f"{name} must have one entry per rank ({procs}), got shape {a.shape}")
+    """Byte counts or displacements, one per rank: integers in [0, 2^63 - 1]."""
+    given = np.asarray(values)
+    if given.shape != (procs,):
+        raise ValueError(f"{name} must have one entry per rank ({procs}), got shape {given.shape}")
+    if given.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integers, not {given.dtype}")
+    if given.size and (int(given.min()) < 0 or int(given.max()) > _INT64_MAX):
+        raise ValueError(f"{name} must hold byte counts in [0, 2^63 - 1], got "
+                         f"{int(given.min())} .. {int(given.max())}")
+    a = np.ascontiguousarray(given, dtype=np.uint64)
     return a, a.ctypes.data_as(_size_p)
 
 
@@ -202,8 +225,8 @@ class Plan(_Handle):
         super().__init__(_plan_free)
         self._procs = comm.Get_size() if not isinstance(comm, int) else None
         if _arrays is None:
-            _check(_plan_uniform(spec.encode(), _fortran(comm), int(block_bytes),
-                                 ctypes.byref(self._handle)))
+            _check(_plan_uniform(spec.encode(), _fortran(comm),
+                                 _integer(block_bytes, "block_bytes"), ctypes.byref(self._handle)))
         else:
             pointers = [p for _, p in _layout(self._procs, *_arrays)]
             _check(_plan_vector(spec.encode(), _fortran(comm), *pointers,
@@ -277,17 +300,31 @@ class VectorExchange(_Handle):
 
 
 
-def _box(b):
-    (lo, hi) = b
+def _box(b, name):
+    """((lo0, lo1, lo2), (hi0, hi1, hi2)) of int64 indices as the C API's box."""
+    try:
+        (lo, hi) = b
+        if len(lo) != 3 or len(hi) != 3:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be ((lo0, lo1, lo2), (hi0, hi1, hi2)), not {b!r}") from None
     box = _Box()
     for d in range(3):
-        box.lo[d], box.hi[d] = int(lo[d]), int(hi[d])
+        box.lo[d] = _integer(lo[d], f"{name} lo[{d}]", -2**63, _INT64_MAX)
+        box.hi[d] = _integer(hi[d], f"{name} hi[{d}]", -2**63, _INT64_MAX)
     return box
 
 
-def _count(b):
+def _shape(b):
     (lo, hi) = b
-    return int(np.prod([max(0, int(h) - int(l)) for l, h in zip(lo, hi)]))
+    return tuple(max(0, int(h) - int(l)) for l, h in zip(lo, hi))
+
+
+def _count(b):
+    n = 1
+    for e in _shape(b):
+        n *= e
+    return n
 
 
 class Redistribution(_Handle):
@@ -298,20 +335,34 @@ class Redistribution(_Handle):
     def __init__(self, comm, in_box, out_box, dtype, backend="auto"):
         super().__init__(_redist_free)
         self.in_box, self.out_box = in_box, out_box
-        self.itemsize = int(dtype) if isinstance(dtype, int) else np.dtype(dtype).itemsize
-        _check(_redist_create(_fortran(comm), ctypes.byref(_box(in_box)),
-                              ctypes.byref(_box(out_box)), self.itemsize, backend.encode(),
-                              ctypes.byref(self._handle)))
+        if isinstance(dtype, (int, np.integer)) and not isinstance(dtype, bool):
+            self.itemsize = _integer(dtype, "element size", 1)
+        else:
+            dt = np.dtype(dtype)
+            if dt.hasobject:
+                raise TypeError(f"dtype {dt}: a2a moves the bytes of numeric arrays")
+            self.itemsize = dt.itemsize
+        _check(_redist_create(_fortran(comm), ctypes.byref(_box(in_box, "in_box")),
+                              ctypes.byref(_box(out_box, "out_box")), self.itemsize,
+                              backend.encode(), ctypes.byref(self._handle)))
+
+    def _check_array(self, a, box, name):
+        """An array over box: its bytes, and its shape where it has more than one axis (a
+        transposed copy of the right size is refused, not misread)."""
+        want = _count(box) * self.itemsize
+        if a.nbytes != want:
+            raise ValueError(f"{name} has {a.nbytes} bytes; its box {_shape(box)} of "
+                             f"{self.itemsize}-byte elements holds {want}")
+        if a.ndim > 1 and a.shape[:3] != _shape(box):
+            raise ValueError(f"{name} has shape {a.shape}; its box is {_shape(box)} (C order)")
 
     def execute(self, data_in, data_out):
-        """Collective: data_in holds the input box (C order), data_out receives the output box."""
+        """Collective: data_in holds the input box (C order), data_out receives the output box.
+        Arrays are flat or shaped as their boxes."""
         a, ap = _buffer(data_in, "data_in")
         b, bp = _buffer(data_out, "data_out", writable=True)
-        if a.nbytes != _count(self.in_box) * self.itemsize or \
-                b.nbytes != _count(self.out_box) * self.itemsize:
-            raise ValueError(f"arrays of {a.nbytes} and {b.nbytes} bytes; the boxes hold "
-                             f"{_count(self.in_box) * self.itemsize} and "
-                             f"{_count(self.out_box) * self.itemsize}")
+        self._check_array(a, self.in_box, "data_in")
+        self._check_array(b, self.out_box, "data_out")
         _check(_redist_execute(self._handle, ap, bp))
 
     @property
@@ -341,6 +392,8 @@ def list_algorithms():
 
 def model(procs, radix):
     """The radix-r Bruck family's cost (Propositions 1-4): digits w, rounds K, blocks D."""
+    procs = _integer(procs, "procs", 1, 2**64 - 1)
+    radix = _integer(radix, "radix", 2, 2**64 - 1)
     w, k, d = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint64()
     _check(_model(procs, radix, ctypes.byref(w), ctypes.byref(k), ctypes.byref(d)))
     return {"digits": w.value, "rounds": k.value, "blocks": d.value}
@@ -348,4 +401,10 @@ def model(procs, radix):
 
 def block_start(n, parts, index):
     """The first index of part `index` of n indices split into `parts` (balanced)."""
-    return int(_block_start(n, parts, index))
+    n = _integer(n, "n")
+    parts = _integer(parts, "parts", 1, 2**31 - 1)
+    index = _integer(index, "index", 0, parts)
+    start = int(_block_start(n, parts, index))
+    if start < 0:
+        _check(2)
+    return start

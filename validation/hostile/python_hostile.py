@@ -1,0 +1,116 @@
+"""Hostile Python callers of the a2a package (mpirun -np P python3 python_hostile.py): objects a
+NumPy user can hand over by mistake must be refused before anything is sent, with the same
+outcome on every rank, never a crash or wrong data:
+  - arrays of dtype object (pointers to Python objects, not data), of strings of objects;
+  - a Redistribution's arrays in the wrong shape (a transposed copy of the right byte count);
+  - integers out of range or not integers: block_bytes 2**64 + 8, 8.9, -8, True; counts that are
+    negative, floats, 2**64 - 1; model(-1, 2), model(2**64 + 16, 2); block_start past its range;
+  - a plan, an exchange and a redistribution used after comm.Free().
+Prints "python_hostile: N passed, M failed"."""
+import sys
+
+import numpy as np
+from mpi4py import MPI
+
+import a2a
+
+comm = MPI.COMM_WORLD
+rank, procs = comm.Get_rank(), comm.Get_size()
+checks = fails = 0
+
+
+def check(ok, what):
+    global checks, fails
+    checks += 1
+    if not ok:
+        fails += 1
+        print(f"[rank {rank}] FAILED: {what}", file=sys.stderr)
+
+
+def raises(kind, what, call, words=""):
+    """call() must raise `kind` (with `words` in its message) on this rank."""
+    try:
+        call()
+    except kind as e:
+        check(words in str(e), f"{what}: '{words}' in '{e}'")
+        return
+    except Exception as e:  # noqa: BLE001 - the wrong exception is what is tested
+        check(False, f"{what}: {type(e).__name__} {e}, expected {kind.__name__}")
+        return
+    check(False, f"{what}: no exception, expected {kind.__name__}")
+
+
+block = 16
+good_send = np.arange(procs * block, dtype=np.uint8)
+good_recv = np.zeros(procs * block, dtype=np.uint8)
+with a2a.Plan("mpi", comm, block) as plan:
+    objects = np.array(["x"] * 2 * procs * block, dtype=object)
+    raises(TypeError, "object send array", lambda: plan.execute(objects, good_recv), "dtype object")
+    raises(TypeError, "object recv array",
+           lambda: plan.execute(good_send, np.empty(procs * block, dtype=object)), "dtype object")
+    mixed = np.zeros(procs, dtype=[("a", "i8"), ("b", "O")])
+    raises(TypeError, "structured dtype holding objects", lambda: plan.execute(mixed, good_recv))
+    plan.execute(good_send, good_recv)  # still usable, nothing was sent before
+    want = np.zeros_like(good_recv)
+    comm.Alltoall(good_send, want)
+    check(np.array_equal(good_recv, want), "the plan still works after the refusals")
+
+for value, kind, words in [(2**64 + 8, ValueError, "outside"), (8.9, TypeError, "integer"),
+                           (-8, ValueError, "outside"), (True, TypeError, "integer"),
+                           ("8", TypeError, "integer")]:
+    raises(kind, f"block_bytes={value!r}", lambda: a2a.Plan("mpi", comm, value), words)
+
+counts = np.full(procs, 4)
+displs = np.arange(procs) * 4
+with a2a.VectorExchange("linear", comm) as ex:
+    buf = np.zeros(4 * procs, dtype=np.uint8)
+    for bad, kind, what in [(np.full(procs, -4), ValueError, "negative counts"),
+                            (np.full(procs, 4.0), TypeError, "float counts"),
+                            (np.full(procs, 2**64 - 1, dtype=np.uint64), ValueError, "2^64 - 1"),
+                            (np.full(procs + 1, 4), ValueError, "one count too many")]:
+        raises(kind, what, lambda: ex.execute(buf, bad, displs, buf.copy(), counts, displs))
+
+for args, kind in [((-1, 2), ValueError), ((2**64 + 16, 2), ValueError), ((16, 1), ValueError),
+                   ((16.0, 2), TypeError)]:
+    raises(kind, f"model{args}", lambda: a2a.model(*args))
+check(a2a.model(16384, 128) == {"digits": 2, "rounds": 254, "blocks": 32512},
+      "model(16384, 128): the paper's values")
+raises(a2a.Error, "model(2**63 + 1, 2): D does not fit", lambda: a2a.model(2**63 + 1, 2),
+       "exceeds 2^64 - 1")
+check(a2a.block_start(2**62, 4, 3) == 3 * 2**60, "block_start(2^62, 4, 3)")
+raises(ValueError, "block_start(10, 2, 3)", lambda: a2a.block_start(10, 2, 3))
+
+# A redistribution of 4 x 3 x 2 per rank: the transposed copy has the right bytes, wrong shape.
+box = ((rank * 4, 0, 0), (rank * 4 + 4, 3, 2))
+with a2a.Redistribution(comm, box, box, np.float64, "mpi") as r:
+    x = np.arange(24, dtype=np.float64).reshape(4, 3, 2)
+    y = np.zeros_like(x)
+    raises(ValueError, "a transposed array of the right size",
+           lambda: r.execute(np.ascontiguousarray(x.transpose()), y), "shape")
+    raises(ValueError, "an array of the wrong size", lambda: r.execute(x[:3], y), "bytes")
+    r.execute(x.ravel(), y)  # flat is fine
+    check(np.array_equal(x, y), "a flat array over the box")
+raises(ValueError, "a box of two corners that are not triples",
+       lambda: a2a.Redistribution(comm, ((0, 0), (1, 1)), box, np.float64))
+raises(TypeError, "a dtype of objects", lambda: a2a.Redistribution(comm, box, box, object))
+
+# After comm.Free(): an error on every rank, the receive buffer untouched.
+dup = comm.Dup()
+plan = a2a.Plan("tra:r=2", dup, block)
+ex = a2a.VectorExchange("sloav", dup)
+dup.Free()
+other = comm.Split(rank % 2, rank)
+recv = np.full(procs * block, 0x5A, dtype=np.uint8)
+raises(a2a.Error, "a plan after comm.Free()", lambda: plan.execute(good_send, recv), "freed")
+raises(a2a.Error, "an exchange after comm.Free()",
+       lambda: ex.execute(good_send, np.full(procs, block), np.arange(procs) * block, recv,
+                          np.full(procs, block), np.arange(procs) * block), "freed")
+check(bool((recv == 0x5A).all()), "the receive buffer untouched")
+plan.close()
+ex.close()
+other.Free()
+
+totals = comm.allreduce(np.array([checks, fails]))
+if rank == 0:
+    print(f"python_hostile: {totals[0] - totals[1]} passed, {totals[1]} failed")
+sys.exit(1 if totals[1] else 0)
