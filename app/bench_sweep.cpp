@@ -6,13 +6,13 @@
 // intact.
 #include "bench_sweep.hpp"
 
-#include <set>
 #include <algorithm>
 #include <charconv>
 #include <climits>
 #include <cstring>
 #include <iostream>
 #include <optional>
+#include <set>
 
 #include "a2a/alltoall.hpp"
 #include "a2a/buffer.hpp"

@@ -92,18 +92,20 @@ Runner setup_pingpong(CLI::App& app, const Session& session) {
     const auto [same, other] = peers(session.comm);
     ByteBuffer buffer(*std::max_element(sizes.begin(), sizes.end()));
     std::vector<nlohmann::json> records;
-    for (const auto& [where, peer] : {std::pair{"intra-node", same}, std::pair{"inter-node", other}}) {
+    for (const auto& [where, peer] :
+         {std::pair{"intra-node", same}, std::pair{"inter-node", other}}) {
       if (peer < 0) continue;
       for (std::size_t bytes : sizes) {
         const std::vector<double> times = pingpong(session.comm, peer, bytes, opt->iters, buffer);
         if (!session.root()) continue;
         const double us = stats::median(times);
-        records.push_back({{"app", "pingpong"},
-                           {"pair", where},
-                           {"peer", peer},
-                           {"bytes", bytes},
-                           {"median_us", us},
-                           {"bandwidth_GBps", us > 0 ? static_cast<double>(bytes) / us / 1e3 : 0.0}});
+        records.push_back(
+            {{"app", "pingpong"},
+             {"pair", where},
+             {"peer", peer},
+             {"bytes", bytes},
+             {"median_us", us},
+             {"bandwidth_GBps", us > 0 ? static_cast<double>(bytes) / us / 1e3 : 0.0}});
       }
     }
     if (!session.root()) return 0;
@@ -122,11 +124,10 @@ Runner setup_pingpong(CLI::App& app, const Session& session) {
           std::cout << "pingpong: " << where << ": no such pair of ranks\n";
           continue;
         }
-        std::cout << "pingpong: " << where << " (rank 0 <-> " << (*first)["peer"]
-                  << "): latency " << (*first)["median_us"].get<double>() << " us at "
-                  << (*first)["bytes"] << " B, bandwidth "
-                  << (*last)["bandwidth_GBps"].get<double>() << " GB/s at " << (*last)["bytes"]
-                  << " B\n";
+        std::cout << "pingpong: " << where << " (rank 0 <-> " << (*first)["peer"] << "): latency "
+                  << (*first)["median_us"].get<double>() << " us at " << (*first)["bytes"]
+                  << " B, bandwidth " << (*last)["bandwidth_GBps"].get<double>() << " GB/s at "
+                  << (*last)["bytes"] << " B\n";
       }
     }
     return 0;

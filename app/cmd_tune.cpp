@@ -606,8 +606,9 @@ Runner setup_tune(CLI::App& app, const Session& session) {
       std::error_code ec;
       std::filesystem::rename(writer->path(), final_path, ec);
       if (ec) {
-        throw Error("cannot rename '" + writer->path() + "' to '" + final_path + "': " + ec.message(),
-                    ErrorKind::resource);
+        throw Error(
+            "cannot rename '" + writer->path() + "' to '" + final_path + "': " + ec.message(),
+            ErrorKind::resource);
       }
       std::cerr << "tune: raw results in " << final_path << std::endl;
     });

@@ -33,9 +33,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::map<CLI::App*, a2a::app::Runner> runners;
   std::vector<a2a::app::Runner (*)(CLI::App&, const a2a::app::Session&)> setups = {
-      a2a::app::setup_list, a2a::app::setup_model, a2a::app::setup_bench,
-      a2a::app::setup_is,   a2a::app::setup_run,   a2a::app::setup_tune,
-      a2a::app::setup_pingpong};
+      a2a::app::setup_list, a2a::app::setup_model, a2a::app::setup_bench,   a2a::app::setup_is,
+      a2a::app::setup_run,  a2a::app::setup_tune,  a2a::app::setup_pingpong};
 #ifdef A2A_WITH_FFTW
   setups.push_back(a2a::app::setup_fft);
   setups.push_back(a2a::app::setup_fft1d);

@@ -40,12 +40,18 @@ int status_of_current_exception() {
   const detail::Failure failure = detail::current_failure();
   g_last_error = failure.message;
   switch (failure.kind) {
-    case ErrorKind::spec: return A2A_ERR_SPEC;
-    case ErrorKind::argument: return A2A_ERR_ARGUMENT;
-    case ErrorKind::mpi: return A2A_ERR_MPI;
-    case ErrorKind::unsupported: return A2A_ERR_UNSUPPORTED;
-    case ErrorKind::resource: return A2A_ERR_RESOURCE;
-    case ErrorKind::internal: return A2A_ERR_OTHER;
+    case ErrorKind::spec:
+      return A2A_ERR_SPEC;
+    case ErrorKind::argument:
+      return A2A_ERR_ARGUMENT;
+    case ErrorKind::mpi:
+      return A2A_ERR_MPI;
+    case ErrorKind::unsupported:
+      return A2A_ERR_UNSUPPORTED;
+    case ErrorKind::resource:
+      return A2A_ERR_RESOURCE;
+    case ErrorKind::internal:
+      return A2A_ERR_OTHER;
   }
   return A2A_ERR_OTHER;
 }

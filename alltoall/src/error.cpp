@@ -4,12 +4,18 @@ namespace a2a {
 
 const char* to_string(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::argument: return "argument";
-    case ErrorKind::spec: return "spec";
-    case ErrorKind::unsupported: return "unsupported";
-    case ErrorKind::resource: return "resource";
-    case ErrorKind::mpi: return "mpi";
-    case ErrorKind::internal: return "internal";
+    case ErrorKind::argument:
+      return "argument";
+    case ErrorKind::spec:
+      return "spec";
+    case ErrorKind::unsupported:
+      return "unsupported";
+    case ErrorKind::resource:
+      return "resource";
+    case ErrorKind::mpi:
+      return "mpi";
+    case ErrorKind::internal:
+      return "internal";
   }
   return "internal";
 }

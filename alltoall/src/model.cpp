@@ -18,8 +18,8 @@ constexpr Wide kMax64 = ~std::uint64_t{0};
 
 std::uint64_t narrow(Wide value, const char* what, std::uint64_t procs, std::uint64_t radix) {
   if (value > kMax64) {
-    throw Error(std::string(what) + " of P=" + std::to_string(procs) + ", r=" +
-                std::to_string(radix) + " exceeds 2^64 - 1");
+    throw Error(std::string(what) + " of P=" + std::to_string(procs) +
+                ", r=" + std::to_string(radix) + " exceeds 2^64 - 1");
   }
   return static_cast<std::uint64_t>(value);
 }

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <new>
-#include <cstdlib>
 #include <string>
 
 #include "a2a/agree.hpp"
@@ -97,8 +97,7 @@ void Requests::wait_all(std::string* mismatch) {
     }
     if (error.empty()) {
       error = "rank " + std::to_string(r.peer) + " sent " +
-              (truncated ? "more than " + std::to_string(r.bytes)
-                         : std::to_string(got)) +
+              (truncated ? "more than " + std::to_string(r.bytes) : std::to_string(got)) +
               " bytes where " + std::to_string(r.bytes) +
               " were expected (mismatched Alltoallv counts; A2A_CHECK_COUNTS=1 checks them on "
               "every rank before any data moves)";

@@ -172,10 +172,9 @@ Failure validate_failure(std::string_view text, Context& ctx) {
     }
     ctx.algorithm = info;
     if (!info->supports(ctx.kind)) {
-      return {ErrorKind::unsupported, "backend '" + info->name + "' does not support the " +
-                                          to_string(ctx.kind) + " (" +
-                                          (ctx.kind == Kind::uniform ? "Alltoall" : "Alltoallv") +
-                                          ") kind"};
+      return {ErrorKind::unsupported,
+              "backend '" + info->name + "' does not support the " + to_string(ctx.kind) + " (" +
+                  (ctx.kind == Kind::uniform ? "Alltoall" : "Alltoallv") + ") kind"};
     }
     for (const auto& [key, value] : spec.params) {
       if (info->param(key) == nullptr) {
@@ -201,7 +200,8 @@ Failure validate_failure(std::string_view text, Context& ctx) {
       }
     }
     if (ctx.per_call && !info->build_exchange) {
-      return {ErrorKind::unsupported, "backend '" + info->name + "' has no per-call Alltoallv form"};
+      return {ErrorKind::unsupported,
+              "backend '" + info->name + "' has no per-call Alltoallv form"};
     }
     if (info->validate) info->validate(ctx);
   } catch (const Error& e) {
@@ -245,8 +245,8 @@ std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm,
   const std::string shape = kind == Kind::uniform
                                 ? "uniform, " + std::to_string(block_bytes) + " B blocks"
                                 : std::string("vector");
-  agree_or_throw(comm, {ErrorKind::spec,
-                       compare_with_root(comm, ctx.rank, resolved + " (" + shape + ")")});
+  agree_or_throw(
+      comm, {ErrorKind::spec, compare_with_root(comm, ctx.rank, resolved + " (" + shape + ")")});
 
   auto state = std::make_unique<PlanState>();
   state->owner = private_duplicate(comm);
@@ -294,8 +294,8 @@ std::unique_ptr<ExchangeState> make_exchange_state(std::string_view spec, MPI_Co
   ctx.per_call = true;
   agree_or_throw(comm, validate_failure(spec, ctx));
   const std::string resolved = ctx.resolved_name();
-  agree_or_throw(comm,
-                 {ErrorKind::spec, compare_with_root(comm, ctx.rank, resolved + " (per-call vector)")});
+  agree_or_throw(
+      comm, {ErrorKind::spec, compare_with_root(comm, ctx.rank, resolved + " (per-call vector)")});
 
   auto state = std::make_unique<ExchangeState>();
   state->owner = private_duplicate(comm);
@@ -573,8 +573,9 @@ void Plan::execute(const void* send, void* recv) {
   detail::require_alive(*state_->owner, "a2a::Plan::execute");
   if (state_->phase != detail::PlanState::Phase::idle) {
     // A staged plan's buffers, or the in-flight messages, would be overwritten.
-    throw Error("a2a::Plan::execute: an exchange of this plan is in progress (start() without "
-                "finish(), or a single-copy exchange not ended)");
+    throw Error(
+        "a2a::Plan::execute: an exchange of this plan is in progress (start() without "
+        "finish(), or a single-copy exchange not ended)");
   }
   state_->counters = Counters{};
   state_->impl->execute(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv),

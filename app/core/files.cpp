@@ -15,8 +15,8 @@ namespace a2a::app {
 
 void replace_file(const std::string& path, const char* data, std::size_t size, const char* what) {
   static std::atomic<unsigned> serial{0};
-  const std::string part = path + ".part." + std::to_string(::getpid()) + "." +
-                           std::to_string(serial.fetch_add(1));
+  const std::string part =
+      path + ".part." + std::to_string(::getpid()) + "." + std::to_string(serial.fetch_add(1));
   auto fail = [&](const char* step) {
     const std::string reason = std::strerror(errno);
     ::unlink(part.c_str());
@@ -63,7 +63,8 @@ OutputLock::OutputLock(const std::string& path) : lock_path_(path + ".lock") {
       }
       throw Error("cannot lock '" + lock_path_ + "': " + std::strerror(why), ErrorKind::resource);
     }
-    struct stat held {}, named {};
+    struct stat held {
+    }, named{};
     if (::fstat(fd_, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 &&
         held.st_ino == named.st_ino && held.st_dev == named.st_dev) {
       return;

@@ -52,7 +52,8 @@ std::vector<Observation> read_observations(const std::string& text, const std::s
     if (line.empty() || line[0] != '{') continue;  // tables, progress lines
     nlohmann::json r;
     const std::string where = file + ":" + std::to_string(number);
-    if (const std::string deep = nesting_problem(line, false, where); !deep.empty()) throw Error(deep);
+    if (const std::string deep = nesting_problem(line, false, where); !deep.empty())
+      throw Error(deep);
     try {
       r = nlohmann::json::parse(line);
     } catch (const nlohmann::json::exception& e) {

@@ -65,7 +65,8 @@ static void try_spec(const char* spec, const char* expect) {
       at += sc[p];
       rat += rc[p];
       isc[p] = (int)sc[p], isd[p] = (int)sd[p], irc[p] = (int)rc[p], ird[p] = (int)rd[p];
-      for (size_t i = 0; i < sc[p]; ++i) send[sd[p] + i] = pattern(rank, p, i);
+      for (size_t i = 0; i < sc[p]; ++i)
+        send[sd[p] + i] = pattern(rank, p, i);
     }
     memset(recv, 0xA5, (size_t)procs * B);
     memset(ref, 0x5A, (size_t)procs * B);
@@ -105,7 +106,10 @@ static void try_spec(const char* spec, const char* expect) {
     a2a_exchange_free(&ex);
   }
   if (rank == 0) printf("%s %s\n", line, ok ? "(as expected)" : "FAILED");
-  if (ok) ++passed; else ++failed;
+  if (ok)
+    ++passed;
+  else
+    ++failed;
   free(send), free(recv), free(ref), free(sc), free(sd), free(rc), free(rd);
   free(isc), free(isd), free(irc), free(ird);
 }

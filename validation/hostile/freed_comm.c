@@ -36,8 +36,10 @@ int main(int argc, char** argv) {
   unsigned char* recv = malloc((size_t)procs * B);
   size_t* counts = malloc(sizeof(size_t) * procs);
   size_t* displs = malloc(sizeof(size_t) * procs);
-  for (int p = 0; p < procs; ++p) counts[p] = B, displs[p] = (size_t)p * B;
-  for (int i = 0; i < procs * B; ++i) send[i] = (unsigned char)(rank * 16 + i);
+  for (int p = 0; p < procs; ++p)
+    counts[p] = B, displs[p] = (size_t)p * B;
+  for (int i = 0; i < procs * B; ++i)
+    send[i] = (unsigned char)(rank * 16 + i);
 
   const char* uniform[] = {"mpi", "linear", "tra:r=2", "shared_window", "auto"};
   const char* vector[] = {"sloav", "linear", "tra_v", "sloavx:q=1", "auto"};
@@ -64,7 +66,8 @@ int main(int argc, char** argv) {
                    "exchange after MPI_Comm_free");
     expect_refused(a2a_redistribution_execute(r, send, recv), "redistribution after MPI_Comm_free");
     int untouched = 1;
-    for (int i = 0; i < procs * B; ++i) untouched = untouched && recv[i] == 0x5A;
+    for (int i = 0; i < procs * B; ++i)
+      untouched = untouched && recv[i] == 0x5A;
     expect(untouched, "receive buffer untouched by refused calls");
     expect(a2a_plan_free(&plan) == 0 && a2a_exchange_free(&ex) == 0 &&
                a2a_redistribution_free(&r) == 0,

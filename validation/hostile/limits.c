@@ -45,8 +45,8 @@ int main(int argc, char** argv) {
              strstr(a2a_last_error(), "exceeds 2^64 - 1") != NULL,
          "model P=2^63+1 r=2: D does not fit, an error (it looped forever)");
   expect(a2a_model(UINT64_MAX, 2, &w, &k, &d) == A2A_ERR_ARGUMENT, "model P=2^64-1 r=2");
-  expect(a2a_model(UINT64_MAX, UINT64_MAX, &w, &k, &d) == 0 && w == 1 &&
-             k == UINT64_MAX - 1 && d == UINT64_MAX - 1,
+  expect(a2a_model(UINT64_MAX, UINT64_MAX, &w, &k, &d) == 0 && w == 1 && k == UINT64_MAX - 1 &&
+             d == UINT64_MAX - 1,
          "model P=r=2^64-1: one digit, K = D = P - 1");
   expect(a2a_model(UINT64_C(1) << 62, UINT64_C(1) << 31, &w, &k, &d) == 0 && w == 2 &&
              k == 2 * ((UINT64_C(1) << 31) - 1),
@@ -69,9 +69,10 @@ int main(int argc, char** argv) {
   a2a_box huge = {{0, 0, 0}, {INT64_C(1) << 21, INT64_C(1) << 21, INT64_C(1) << 22}};
   a2a_box empty = {{0, 0, 0}, {0, 0, 0}};
   a2a_box* mine = rank == 0 ? &huge : &empty;
-  expect_everywhere(a2a_redistribution_create(MPI_COMM_WORLD, mine, mine, 16, "mpi", &r),
-                    A2A_ERR_ARGUMENT, "[0:2097152, 0:2097152, 0:4194304) of 16-byte elements holds more than 2^63 - 1 bytes",
-                    "a box of 2^64 elements (rank 0's only): the same error on every rank");
+  expect_everywhere(
+      a2a_redistribution_create(MPI_COMM_WORLD, mine, mine, 16, "mpi", &r), A2A_ERR_ARGUMENT,
+      "[0:2097152, 0:2097152, 0:4194304) of 16-byte elements holds more than 2^63 - 1 bytes",
+      "a box of 2^64 elements (rank 0's only): the same error on every rank");
   expect(r == NULL, "no handle for a refused box");
   a2a_box long_box = {{0, 0, 0}, {(INT64_C(1) << 62) + 1, 1, 1}};
   mine = rank == procs - 1 ? &long_box : &empty;
@@ -86,17 +87,18 @@ int main(int argc, char** argv) {
   memcpy(bad, counts, sizeof(size_t) * procs);
   if (rank == 0) bad[procs - 1] = (size_t)-1;
   a2a_plan plan = NULL;
-  expect_everywhere(a2a_plan_create_vector("linear", MPI_COMM_WORLD, bad, displs, counts, displs,
-                                           &plan),
-                    A2A_ERR_ARGUMENT, "reaches past 2^63 bytes",
-                    "a count of (size_t)-1: a clear error on every rank");
+  expect_everywhere(
+      a2a_plan_create_vector("linear", MPI_COMM_WORLD, bad, displs, counts, displs, &plan),
+      A2A_ERR_ARGUMENT, "reaches past 2^63 bytes",
+      "a count of (size_t)-1: a clear error on every rank");
 
   /* execute between start and finish: refused, and the started exchange still completes. */
   enum { B = 8 };
   unsigned char* send = malloc((size_t)procs * B);
   unsigned char* recv = malloc((size_t)procs * B);
   unsigned char* other = malloc((size_t)procs * B);
-  for (int i = 0; i < procs * B; ++i) send[i] = (unsigned char)(rank + i);
+  for (int i = 0; i < procs * B; ++i)
+    send[i] = (unsigned char)(rank + i);
   const char* specs[] = {"linear", "mpi", "tra:r=2"};
   for (int s = 0; s < 3; ++s) {
     expect(a2a_plan_create_uniform(specs[s], MPI_COMM_WORLD, B, &plan) == 0, "plan made");
@@ -107,12 +109,14 @@ int main(int argc, char** argv) {
                strstr(a2a_last_error(), "in progress") != NULL,
            "execute between start and finish: refused");
     int untouched = 1;
-    for (int i = 0; i < procs * B; ++i) untouched = untouched && other[i] == 0x5A;
+    for (int i = 0; i < procs * B; ++i)
+      untouched = untouched && other[i] == 0x5A;
     expect(untouched, "the refused execute wrote nothing");
     expect(a2a_plan_finish(plan) == 0, "finish");
     int right = 1;
     for (int p = 0; p < procs; ++p)
-      for (int i = 0; i < B; ++i) right = right && recv[p * B + i] == (unsigned char)(p + rank * B + i);
+      for (int i = 0; i < B; ++i)
+        right = right && recv[p * B + i] == (unsigned char)(p + rank * B + i);
     expect(right, "the started exchange's data");
     a2a_plan_free(&plan);
   }

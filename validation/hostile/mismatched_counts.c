@@ -42,7 +42,8 @@ static int call(a2a_exchange ex, int delta, unsigned char* send, unsigned char* 
   for (int p = 0; p < procs; ++p) {
     sc[p] = B, sd[p] = (size_t)p * B;
     rc[p] = B, rd[p] = (size_t)p * SLOT;
-    for (size_t i = 0; i < B; ++i) send[sd[p] + i] = data(rank, p, i);
+    for (size_t i = 0; i < B; ++i)
+      send[sd[p] + i] = data(rank, p, i);
   }
   if (rank == 0 && procs > 1) rc[1] = (size_t)(B + delta);
   memset(recv, 0x5A, (size_t)procs * SLOT);
@@ -97,7 +98,8 @@ int main(int argc, char** argv) {
         MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
         expect(all, name, "checked: the error on every rank");
         int untouched = 1;
-        for (int i = 0; i < procs * SLOT; ++i) untouched = untouched && recv[i] == 0x5A;
+        for (int i = 0; i < procs * SLOT; ++i)
+          untouched = untouched && recv[i] == 0x5A;
         expect(untouched, name, "checked: no data moved");
       } else {
         /* The MPI library's own Alltoallv cannot report a short message. */

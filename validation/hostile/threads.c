@@ -21,7 +21,9 @@ struct worker {
   long checks, failures;
 };
 
-static int value(int from, int to, int i, int id) { return from * 1000003 + to * 1009 + i * 7 + id; }
+static int value(int from, int to, int i, int id) {
+  return from * 1000003 + to * 1009 + i * 7 + id;
+}
 
 static void check(struct worker* w, int ok, const char* what, int i) {
   ++w->checks;
@@ -46,7 +48,8 @@ static void* run(void* arg) {
   for (int i = 0; i < iterations; ++i) {
     const int n = 1 + (i * 5 + w->id) % SHAPES; /* ints per peer */
     for (int p = 0; p < procs; ++p)
-      for (int k = 0; k < n; ++k) send[p * n + k] = value(rank, p, i, w->id) + k;
+      for (int k = 0; k < n; ++k)
+        send[p * n + k] = value(rank, p, i, w->id) + k;
     memset(recv, 0xA5, sizeof(int) * (size_t)procs * n);
     if (!library) {
       check(w, MPI_Alltoall(send, n, MPI_INT, recv, n, MPI_INT, w->comm) == MPI_SUCCESS,
@@ -60,7 +63,8 @@ static void* run(void* arg) {
     }
     int ok = 1;
     for (int p = 0; p < procs; ++p)
-      for (int k = 0; k < n; ++k) ok = ok && recv[p * n + k] == value(p, rank, i, w->id) + k;
+      for (int k = 0; k < n; ++k)
+        ok = ok && recv[p * n + k] == value(p, rank, i, w->id) + k;
     check(w, ok, "Alltoall data", i);
     /* Alltoallv: (from + to + i) % 4 ints from `from` to `to`. */
     int at = 0, rat = 0;
@@ -69,7 +73,8 @@ static void* run(void* arg) {
       rc[p] = (p + rank + i) % 4;
       sd[p] = at;
       rd[p] = rat;
-      for (int k = 0; k < sc[p]; ++k) send[at + k] = value(rank, p, i, w->id) - k;
+      for (int k = 0; k < sc[p]; ++k)
+        send[at + k] = value(rank, p, i, w->id) - k;
       at += sc[p];
       rat += rc[p];
       zsc[p] = sizeof(int) * (size_t)sc[p], zsd[p] = sizeof(int) * (size_t)sd[p];
@@ -84,7 +89,8 @@ static void* run(void* arg) {
     }
     ok = 1;
     for (int p = 0; p < procs; ++p)
-      for (int k = 0; k < rc[p]; ++k) ok = ok && recv[rd[p] + k] == value(p, rank, i, w->id) - k;
+      for (int k = 0; k < rc[p]; ++k)
+        ok = ok && recv[rd[p] + k] == value(p, rank, i, w->id) - k;
     check(w, ok, "Alltoallv data", i);
   }
   a2a_exchange_free(&ex);
@@ -103,7 +109,8 @@ int main(int argc, char** argv) {
   arg += library;
   iterations = argc > arg ? atoi(argv[arg]) : 200;
   if (provided < MPI_THREAD_MULTIPLE) {
-    if (rank == 0) printf("threads: the MPI library gives no MPI_THREAD_MULTIPLE: 0 passed, 1 failed\n");
+    if (rank == 0)
+      printf("threads: the MPI library gives no MPI_THREAD_MULTIPLE: 0 passed, 1 failed\n");
     MPI_Finalize();
     return 1;
   }
@@ -114,11 +121,14 @@ int main(int argc, char** argv) {
     MPI_Comm_dup(MPI_COMM_WORLD, &w[t].comm); /* in the same order on every rank */
   }
   pthread_t threads[2];
-  for (int t = 0; t < 2; ++t) pthread_create(&threads[t], NULL, run, &w[t]);
-  for (int t = 0; t < 2; ++t) pthread_join(threads[t], NULL);
+  for (int t = 0; t < 2; ++t)
+    pthread_create(&threads[t], NULL, run, &w[t]);
+  for (int t = 0; t < 2; ++t)
+    pthread_join(threads[t], NULL);
   long counts[2] = {w[0].checks + w[1].checks, w[0].failures + w[1].failures};
   MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-  for (int t = 0; t < 2; ++t) MPI_Comm_free(&w[t].comm);
+  for (int t = 0; t < 2; ++t)
+    MPI_Comm_free(&w[t].comm);
   if (rank == 0) printf("threads: %ld passed, %ld failed\n", counts[0] - counts[1], counts[1]);
   MPI_Finalize();
   return counts[1] != 0;

@@ -96,8 +96,7 @@ int a2a_exchange_execute(a2a_exchange exchange, const void* send, const size_t* 
  * read past the arrays' end. */
 int a2a_plan_create_vector_fn(const char* spec, MPI_Fint comm, size_t length,
                               const size_t* send_counts, const size_t* send_displs,
-                              const size_t* recv_counts, const size_t* recv_displs,
-                              a2a_plan* plan);
+                              const size_t* recv_counts, const size_t* recv_displs, a2a_plan* plan);
 int a2a_exchange_execute_n(a2a_exchange exchange, const void* send, size_t length,
                            const size_t* send_counts, const size_t* send_displs, void* recv,
                            const size_t* recv_counts, const size_t* recv_displs);

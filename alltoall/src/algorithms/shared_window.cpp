@@ -23,8 +23,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <string>
 #include <memory>
+#include <string>
 
 #include "a2a/topology.hpp"
 #include "detail/algorithms.hpp"
@@ -210,7 +210,8 @@ class SharedWindowExchange final : public ExchangeImpl {
     }
     const std::size_t own = std::min(l.send_counts[me], l.recv_counts[me]);
     copy(recv + l.recv_displs[me], send + l.send_displs[me], own);
-    if (own < l.recv_counts[me]) std::memset(recv + l.recv_displs[me] + own, 0, l.recv_counts[me] - own);
+    if (own < l.recv_counts[me])
+      std::memset(recv + l.recv_displs[me] + own, 0, l.recv_counts[me] - own);
     if (l.send_counts[me] != l.recv_counts[me] && mismatch.empty()) {
       mismatch = describe(rank_, me, l.send_counts[me], l.recv_counts[me]);
     }

@@ -374,8 +374,9 @@ class SloavxExchange final : public ExchangeImpl, private Sloavx {
     }
     if (failure) throw_error(failure.kind, failure.message);
     if (failed) {
-      throw Error("sloavx: the node's leader received partitions whose lengths disagree with "
-                  "the counts (mismatched Alltoallv counts; this rank's blocks are zero-filled)");
+      throw Error(
+          "sloavx: the node's leader received partitions whose lengths disagree with "
+          "the counts (mismatched Alltoallv counts; this rank's blocks are zero-filled)");
     }
   }
 

@@ -34,9 +34,10 @@ class DirectExchange : public ExchangeImpl {
     if (bytes > 0) std::memmove(recv + l.recv_displs[me], send + l.send_displs[me], bytes);
     if (sent != expected) {
       if (expected > bytes) std::memset(recv + l.recv_displs[me] + bytes, 0, expected - bytes);
-      if (mismatch_.empty()) mismatch_ = "rank " + std::to_string(rank_) + " sends itself " + std::to_string(sent) +
-                       " bytes but expects " + std::to_string(expected) +
-                       " (mismatched Alltoallv counts)";
+      if (mismatch_.empty())
+        mismatch_ = "rank " + std::to_string(rank_) + " sends itself " + std::to_string(sent) +
+                    " bytes but expects " + std::to_string(expected) +
+                    " (mismatched Alltoallv counts)";
     }
   }
   void post_recv(std::byte* recv, int peer, const LayoutView& l) {

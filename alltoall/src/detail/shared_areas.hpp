@@ -90,9 +90,9 @@ class SharedAreas {
     int bad = problem.empty() ? 0 : 1;
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, comm_);
     if (bad != 0) {
-      throw Error("a shared-memory window of " + mib(total) +
-                  " MiB does not fit: " + (problem.empty() ? "so another rank found" : problem) +
-                  "; raise it (docker run --shm-size, ulimit -f) or pick another backend",
+      throw Error("a shared-memory window of " + mib(total) + " MiB does not fit: " +
+                      (problem.empty() ? "so another rank found" : problem) +
+                      "; raise it (docker run --shm-size, ulimit -f) or pick another backend",
                   ErrorKind::resource);
     }
   }
