@@ -62,58 +62,6 @@ double parse_duration(const std::string& text) {
   return value * scale;
 }
 
-// The radices worth measuring at P: 2, 3, 4, the powers of two, ceil(sqrt P) and P.
-std::vector<std::uint64_t> radix_grid(int procs) {
-  const auto p = static_cast<std::uint64_t>(std::max(procs, 2));
-  std::set<std::uint64_t> radices = {2, 3, 4, model::sqrt_radix(p), p};
-  for (std::uint64_t r = 8; r < p; r *= 2)
-    radices.insert(r);
-  std::vector<std::uint64_t> out;
-  for (std::uint64_t r : radices) {
-    if (r <= p) out.push_back(r);
-  }
-  return out;
-}
-
-// Every backend of the kind with the parameters worth comparing; the caller drops those that
-// do not apply here.
-std::vector<std::string> default_candidates(Kind kind, int procs) {
-  std::vector<std::string> c = {"mpi", "linear", "pairwise"};
-  const auto radices = radix_grid(procs);
-  const std::string sqrt_r = std::to_string(model::sqrt_radix(static_cast<std::uint64_t>(procs)));
-  std::vector<int> node_sizes;  // emulated nodes of q ranks, 1 < q < P
-  for (int q = 2; q < procs; ++q) {
-    if (procs % q == 0) node_sizes.push_back(q);
-  }
-  if (kind == Kind::uniform) {
-    c.push_back("bruck");
-    for (std::uint64_t r : radices)
-      c.push_back("tra:r=" + std::to_string(r));
-    c.push_back("tra:r=2,window=all");
-    if (sqrt_r != "2") c.push_back("tra:r=" + sqrt_r + ",window=all");
-    c.push_back("tra_modified:r=2");
-    if (sqrt_r != "2") c.push_back("tra_modified:r=" + sqrt_r);
-    c.push_back("tra2");
-    for (int q : node_sizes)
-      c.push_back("tra2:q=" + std::to_string(q));
-  }
-  for (const char* random : {"random_scatter", "random_sendrecv", "random_sendrecv:queue=8",
-                             "random_segmented", "random_segmented:segment=4096"}) {
-    c.push_back(random);
-  }
-  if (kind == Kind::vector) {
-    c.push_back("sloav");
-    c.push_back("sloavx");
-    for (int q : node_sizes)
-      c.push_back("sloavx:q=" + std::to_string(q));
-    for (const char* name : {"tra_v", "padded_bruck_v"}) {
-      c.push_back(std::string(name) + ":r=2");
-      if (sqrt_r != "2") c.push_back(std::string(name) + ":r=" + sqrt_r);
-    }
-  }
-  return c;
-}
-
 std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> out;
   std::size_t start = 0;
@@ -258,6 +206,7 @@ class Tuner {
   const std::vector<std::string>& notes() const { return notes_; }
   std::map<std::string, std::vector<std::size_t>> refined_, unrefined_;
   std::size_t candidate_count(Kind kind) const { return candidates(kind).size(); }
+  std::vector<std::string> candidate_specs(Kind kind) const { return candidates(kind); }
 
   // The measurements keyed as `auto` will look them up. For Alltoallv that is the largest block
   // of the counts, not the nominal size the sweep was written with (a random distribution's
@@ -283,7 +232,7 @@ class Tuner {
 
  private:
   std::vector<std::string> candidates(Kind kind) const {
-    if (opt_.candidates == "default") return default_candidates(kind, session_.procs);
+    if (opt_.candidates == "default") return tuning_candidates(kind, session_.procs);
     std::vector<std::string> specs;
     for (const std::string& spec : split_spec_list(opt_.candidates)) {
       if (supports(spec, kind)) specs.push_back(spec);
@@ -563,9 +512,11 @@ Runner setup_tune(CLI::App& app, const Session& session) {
       gethostname(host, sizeof host - 1);
       run["machine"] = host;
     }
-    for (const auto& [kind, list] : tuner.refined_)
-      run["candidates_" + kind] =
-          tuner.candidate_count(kind == "uniform" ? Kind::uniform : Kind::vector);
+    for (const auto& [kind, list] : tuner.refined_) {
+      const Kind k = kind == "uniform" ? Kind::uniform : Kind::vector;
+      run["candidates_" + kind] = tuner.candidate_count(k);
+      run["candidate_specs_" + kind] = tuner.candidate_specs(k);
+    }
     table["tuned"] = nlohmann::json::array({run});
     table["about"] =
         "Selection table measured by `a2a tune` (" + run["mpi_library"].get<std::string>() +

@@ -5,6 +5,8 @@
 
 #include "a2a/error.hpp"
 #include "a2a/model.hpp"
+#include "a2a/registry.hpp"
+#include "detail/algorithms.hpp"
 #include "detail/context.hpp"
 
 namespace a2a::detail {
@@ -174,6 +176,21 @@ std::string Context::resolved_name() const {
     out += (first ? ":" : ",") + key + "=" + value;
     first = false;
   }
+  return out;
+}
+
+std::vector<std::string> radix_candidates(const std::string& name, int procs,
+                                          const std::string& suffix) {
+  const std::string sqrt_r = std::to_string(model::sqrt_radix(static_cast<std::uint64_t>(procs)));
+  std::vector<std::string> out = {name + ":r=2" + suffix};
+  if (sqrt_r != "2") out.push_back(name + ":r=" + sqrt_r + suffix);
+  return out;
+}
+
+std::vector<std::string> node_candidates(const std::string& name, int procs) {
+  std::vector<std::string> out = {name};
+  for (int q : tuning_node_sizes(procs))
+    out.push_back(name + ":q=" + std::to_string(q));
   return out;
 }
 

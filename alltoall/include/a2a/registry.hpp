@@ -1,10 +1,13 @@
-// The registry: the single list of algorithms. The CLI, `a2a list`, the tests and the
-// benchmarks all iterate over it; adding an algorithm is one source file plus one line in
-// alltoall/src/registry.cpp.
+// The registry: the single list of algorithms. The CLI, `a2a list`, `a2a tune` (and so `auto`'s
+// tables), the tests, the benchmarks and the interposer all iterate over it. Adding an
+// algorithm is one source file in alltoall/src/algorithms/ (the build takes every file there)
+// plus one entry in alltoall/src/registry.cpp's list; or, without rebuilding a2a, a plugin
+// named in A2A_PLUGINS (below). docs/contributing.md shows both.
 #pragma once
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -50,15 +53,33 @@ struct AlgorithmInfo {
   // call. Required for every algorithm of the vector kind; direct algorithms need nothing else.
   std::function<std::unique_ptr<detail::ExchangeImpl>(detail::Context&)> build_exchange;
 
+  // The specs `a2a tune --candidates default` measures for this kind at P ranks (each the
+  // parameters worth comparing: radices, windows, emulated node sizes); the tuner drops those
+  // that do not apply where it runs. Empty (or unset): never a tuning candidate (auto itself).
+  std::function<std::vector<std::string>(Kind kind, int procs)> tuning_candidates;
+
   bool supports(Kind kind) const { return (kinds & static_cast<unsigned>(kind)) != 0; }
   const ParamInfo* param(const std::string& key) const;
 };
 
+// Every algorithm: the built-in ones in their order, then those of the plugins named in
+// A2A_PLUGINS (a colon-separated list of shared libraries, loaded once, at the first call;
+// each exports `extern "C" void a2a_plugin_algorithms(std::vector<a2a::AlgorithmInfo>*)`,
+// which appends its algorithms). A plugin that cannot be loaded, or that names an algorithm
+// that exists, is one warning on stderr and is left out.
 const std::vector<AlgorithmInfo>& registry();
 const AlgorithmInfo* find_algorithm(const std::string& name);
 
 // The names of every algorithm that serves this kind, in registry order.
 std::vector<std::string> algorithm_names(Kind kind);
+
+// Every algorithm's tuning candidates for this kind at P ranks, in registry order.
+std::vector<std::string> tuning_candidates(Kind kind, int procs);
+
+// Helpers for tuning_candidates: the radices worth measuring at P (2, 3, 4, the powers of two,
+// ceil(sqrt P) and P), and the emulated node sizes q with 1 < q < P dividing P.
+std::vector<std::uint64_t> tuning_radices(int procs);
+std::vector<int> tuning_node_sizes(int procs);
 
 // Whether a spec can be planned for (comm, kind) without throwing: the reason if not. Used by
 // `a2a bench --algorithms all` to skip inapplicable entries. Local, no communication, except

@@ -20,6 +20,7 @@ AlgorithmInfo describe_bruck() {
   info.params = {window_param_info()};
   info.validate = [](Context& ctx) { ctx.window_param("window"); };
   info.build = [](const Context& ctx) { return make_tra_plan(ctx, 2, resolved_window(ctx)); };
+  info.tuning_candidates = [](Kind, int) { return std::vector<std::string>{"bruck"}; };
   return info;
 }
 

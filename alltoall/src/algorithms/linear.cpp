@@ -47,6 +47,7 @@ AlgorithmInfo describe_linear() {
   info.build_exchange = [](const Context& ctx) -> std::unique_ptr<ExchangeImpl> {
     return std::make_unique<LinearExchange>(ctx);
   };
+  info.tuning_candidates = [](Kind, int) { return std::vector<std::string>{"linear"}; };
   return info;
 }
 

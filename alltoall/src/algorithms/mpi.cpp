@@ -215,6 +215,7 @@ AlgorithmInfo describe_mpi() {
   info.build_exchange = [](const Context& ctx) -> std::unique_ptr<ExchangeImpl> {
     return std::make_unique<MpiExchange>(ctx);
   };
+  info.tuning_candidates = [](Kind, int) { return std::vector<std::string>{"mpi"}; };
   return info;
 }
 

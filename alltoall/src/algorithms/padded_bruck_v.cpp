@@ -140,6 +140,9 @@ AlgorithmInfo describe_padded_bruck_v() {
   info.build_exchange = [](Context& ctx) -> std::unique_ptr<ExchangeImpl> {
     return std::make_unique<PaddedExchange>(ctx);
   };
+  info.tuning_candidates = [](Kind, int procs) {
+    return radix_candidates("padded_bruck_v", procs);
+  };
   return info;
 }
 

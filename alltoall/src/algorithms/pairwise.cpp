@@ -39,6 +39,7 @@ AlgorithmInfo describe_pairwise() {
   info.build_exchange = [](const Context& ctx) -> std::unique_ptr<ExchangeImpl> {
     return std::make_unique<PairwiseExchange>(ctx);
   };
+  info.tuning_candidates = [](Kind, int) { return std::vector<std::string>{"pairwise"}; };
   return info;
 }
 

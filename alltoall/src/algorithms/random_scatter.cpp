@@ -43,6 +43,7 @@ AlgorithmInfo describe_random_scatter() {
   info.build_exchange = [](const Context& ctx) -> std::unique_ptr<ExchangeImpl> {
     return std::make_unique<RandomScatterExchange>(ctx, random_options(ctx, false, false));
   };
+  info.tuning_candidates = [](Kind, int) { return std::vector<std::string>{"random_scatter"}; };
   return info;
 }
 

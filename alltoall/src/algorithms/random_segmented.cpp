@@ -100,6 +100,9 @@ AlgorithmInfo describe_random_segmented() {
   info.build_exchange = [](const Context& ctx) -> std::unique_ptr<ExchangeImpl> {
     return std::make_unique<RandomSegmentedExchange>(ctx, random_options(ctx, true, true));
   };
+  info.tuning_candidates = [](Kind, int) {
+    return std::vector<std::string>{"random_segmented", "random_segmented:segment=4096"};
+  };
   return info;
 }
 

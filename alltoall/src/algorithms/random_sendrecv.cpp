@@ -58,6 +58,9 @@ AlgorithmInfo describe_random_sendrecv() {
   info.build_exchange = [](const Context& ctx) -> std::unique_ptr<ExchangeImpl> {
     return std::make_unique<RandomSendrecvExchange>(ctx, random_options(ctx, true, false));
   };
+  info.tuning_candidates = [](Kind, int) {
+    return std::vector<std::string>{"random_sendrecv", "random_sendrecv:queue=8"};
+  };
   return info;
 }
 

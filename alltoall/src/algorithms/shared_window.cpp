@@ -263,6 +263,8 @@ AlgorithmInfo describe_shared_window() {
   info.build_exchange = [](const Context& ctx) -> std::unique_ptr<ExchangeImpl> {
     return std::make_unique<SharedWindowExchange>(ctx);
   };
+  // One node only: the tuner drops it elsewhere.
+  info.tuning_candidates = [](Kind, int) { return std::vector<std::string>{"shared_window"}; };
   return info;
 }
 

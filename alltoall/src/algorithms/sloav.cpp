@@ -70,6 +70,7 @@ AlgorithmInfo describe_sloav() {
     if (threshold > 0) return std::make_unique<SloavOrLinear>(ctx, threshold);
     return make_vector_radix_exchange(ctx, 2, 1);
   };
+  info.tuning_candidates = [](Kind, int) { return std::vector<std::string>{"sloav"}; };
   return info;
 }
 

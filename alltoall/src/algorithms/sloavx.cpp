@@ -464,6 +464,7 @@ AlgorithmInfo describe_sloavx() {
     const std::size_t radix = leaders_radix(ctx, topology);
     return std::make_unique<SloavxExchange>(ctx, std::move(topology), radix, resolved_window(ctx));
   };
+  info.tuning_candidates = [](Kind, int procs) { return node_candidates("sloavx", procs); };
   return info;
 }
 

@@ -81,6 +81,16 @@ AlgorithmInfo describe_tra() {
   info.build = [](const Context& ctx) {
     return make_tra_plan(ctx, std::stoull(ctx.resolved_value("r")), resolved_window(ctx));
   };
+  // Every radix of the grid in one round at a time, and r = 2 and sqrt(P) with a digit's
+  // rounds in flight together.
+  info.tuning_candidates = [](Kind, int procs) {
+    std::vector<std::string> out;
+    for (std::uint64_t r : tuning_radices(procs))
+      out.push_back("tra:r=" + std::to_string(r));
+    for (std::string& spec : radix_candidates("tra", procs, ",window=all"))
+      out.push_back(std::move(spec));
+    return out;
+  };
   return info;
 }
 

@@ -126,6 +126,8 @@ AlgorithmInfo describe_tra2() {
                                       std::stoull(ctx.resolved_value("r1")),
                                       std::stoull(ctx.resolved_value("r2")), resolved_window(ctx));
   };
+  // The real nodes, and every emulated node size.
+  info.tuning_candidates = [](Kind, int procs) { return node_candidates("tra2", procs); };
   return info;
 }
 

@@ -63,6 +63,7 @@ AlgorithmInfo describe_tra_modified() {
     return std::make_unique<ModifiedTraPlan>(ctx, std::stoull(ctx.resolved_value("r")),
                                              resolved_window(ctx));
   };
+  info.tuning_candidates = [](Kind, int procs) { return radix_candidates("tra_modified", procs); };
   return info;
 }
 

@@ -29,6 +29,7 @@ AlgorithmInfo describe_tra_v() {
     return make_vector_radix_exchange(ctx, std::stoull(ctx.resolved_value("r")),
                                       resolved_window(ctx));
   };
+  info.tuning_candidates = [](Kind, int procs) { return radix_candidates("tra_v", procs); };
   return info;
 }
 

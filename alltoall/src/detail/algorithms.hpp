@@ -1,31 +1,16 @@
-// One describe_*() per algorithm source file; registry.cpp lists them.
+// What several algorithm files share: the selection table of auto and random_auto, and the
+// tuning candidates of the radix family. (Each file's describe_NAME() is declared by the
+// registry's list, registry.cpp.)
 #pragma once
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "a2a/registry.hpp"
 
 namespace a2a::detail {
-
-AlgorithmInfo describe_mpi();
-AlgorithmInfo describe_linear();
-AlgorithmInfo describe_pairwise();
-AlgorithmInfo describe_bruck();
-AlgorithmInfo describe_tra();
-AlgorithmInfo describe_tra_modified();
-AlgorithmInfo describe_tra2();
-AlgorithmInfo describe_sloav();
-AlgorithmInfo describe_sloavx();
-AlgorithmInfo describe_tra_v();
-AlgorithmInfo describe_padded_bruck_v();
-AlgorithmInfo describe_random_scatter();
-AlgorithmInfo describe_random_sendrecv();
-AlgorithmInfo describe_random_segmented();
-AlgorithmInfo describe_random_auto();
-AlgorithmInfo describe_shared_window();
-AlgorithmInfo describe_auto();
 
 struct Context;
 // A selection table's JSON (auto.cpp): "builtin" is alltoall/tuning/default.json, else a file.
@@ -37,5 +22,11 @@ std::uint64_t table_count(const Context& ctx, const nlohmann::json& value, const
                           const std::string& origin);
 // A2A_TUNING, else A2A_AUTO_TABLE, when set and not empty; else "".
 std::string selection_table_from_environment();
+
+// Tuning candidates NAME:r=2 and, when ceil(sqrt P) is not 2, NAME:r=ceil(sqrt P) (+ suffix).
+std::vector<std::string> radix_candidates(const std::string& name, int procs,
+                                          const std::string& suffix = "");
+// Tuning candidates NAME and NAME:q=Q for every emulated node size Q of P.
+std::vector<std::string> node_candidates(const std::string& name, int procs);
 
 }  // namespace a2a::detail
