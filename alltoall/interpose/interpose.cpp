@@ -51,8 +51,10 @@
 
 namespace {
 
+using a2a::detail::pack_elements;
 using a2a::detail::type_shape;
 using a2a::detail::TypeShape;
+using a2a::detail::unpack_elements;
 
 struct Settings {
   std::string alltoall, alltoallv;
@@ -208,17 +210,6 @@ void grow(std::vector<std::byte>& v, std::size_t bytes) {
   if (v.size() < bytes) v.resize(std::max(bytes, v.size() + v.size() / 2));
 }
 
-// count elements of `type` at buf into `out` as plain bytes (MPI_Pack; for a homogeneous run
-// the packed form is the type signature's bytes in order).
-void pack(const void* buf, int count, MPI_Datatype type, std::byte* out, std::size_t bytes) {
-  int position = 0;
-  PMPI_Pack(buf, count, type, out, static_cast<int>(bytes), &position, MPI_COMM_SELF);
-}
-void unpack(const std::byte* in, std::size_t bytes, void* buf, int count, MPI_Datatype type) {
-  int position = 0;
-  PMPI_Unpack(in, static_cast<int>(bytes), &position, buf, count, type, MPI_COMM_SELF);
-}
-
 void tally(const std::string& name, std::size_t bytes, double seconds) {
   const std::lock_guard<std::mutex> hold(shared_lock());
   Tally& t = tallies()[name];
@@ -280,12 +271,9 @@ int interposed_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
       const void* from = in_place ? recvbuf : sendbuf;
       const MPI_Datatype type = in_place ? recvtype : sendtype;
       const int count = in_place ? recvcount : sendcount;
-      if (stype.dense) {
-        std::memcpy(st.stage_send.data(), static_cast<const std::byte*>(from) + stype.true_lb,
-                    total);
-      } else {
-        pack(from, count * st.procs, type, st.stage_send.data(), total);
-      }
+      // The packed form of a homogeneous run is the type signature's bytes in order.
+      pack_elements(from, static_cast<std::size_t>(count) * static_cast<std::size_t>(st.procs),
+                    type, stype, st.stage_send.data());
       send = st.stage_send.data();
     } else {
       send = static_cast<const std::byte*>(sendbuf) + stype.true_lb;
@@ -295,7 +283,9 @@ int interposed_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
     } else {
       grow(st.stage_recv, total);
       plan->execute(send, st.stage_recv.data());
-      unpack(st.stage_recv.data(), total, recvbuf, recvcount * st.procs, recvtype);
+      unpack_elements(st.stage_recv.data(),
+                      static_cast<std::size_t>(recvcount) * static_cast<std::size_t>(st.procs),
+                      recvtype, rt, recvbuf);
     }
   } catch (const std::exception& e) {
     return report(comm, "MPI_Alltoall", e);
@@ -308,26 +298,26 @@ int interposed_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
 }
 
 // One side of an Alltoallv in bytes: counts, and displacements into the caller's buffer
-// (returns true) when the type is plain bytes and no displacement is negative; otherwise the
-// displacements of a packed staging buffer, peer after peer (returns false).
+// (returns true: used where it is) when the type is plain bytes and no displacement is
+// negative; otherwise the displacements of a packed staging buffer, peer after peer (false).
 bool byte_layout(const int* counts, const int* displs, const TypeShape& shape, int procs,
                  std::vector<std::size_t>& byte_counts, std::vector<std::size_t>& byte_displs) {
   const auto n = static_cast<std::size_t>(procs);
   byte_counts.resize(n);
   byte_displs.resize(n);
-  bool direct = shape.dense;
+  bool in_caller_buffer = shape.dense;
   for (std::size_t i = 0; i < n; ++i) {
     byte_counts[i] = static_cast<std::size_t>(counts[i]) * shape.size;
-    direct = direct && displs[i] >= 0;
+    in_caller_buffer = in_caller_buffer && displs[i] >= 0;
   }
   std::size_t packed = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    byte_displs[i] =
-        direct ? static_cast<std::size_t>(displs[i]) * static_cast<std::size_t>(shape.extent)
-               : packed;
+    byte_displs[i] = in_caller_buffer ? static_cast<std::size_t>(displs[i]) *
+                                            static_cast<std::size_t>(shape.extent)
+                                      : packed;
     packed += byte_counts[i];
   }
-  return direct;
+  return in_caller_buffer;
 }
 
 // The block of peer i of one side of an Alltoallv, as MPI addresses it.
@@ -376,32 +366,27 @@ int interposed_alltoallv(const void* sendbuf, const int sendcounts[], const int 
   const auto t0 = std::chrono::steady_clock::now();
   std::size_t sent = 0;
   try {
-    const bool recv_direct =
+    const bool recv_in_place =
         byte_layout(recvcounts, rdispls, rt, st.procs, st.recv_counts, st.recv_displs);
-    const bool send_direct =
+    const bool send_in_place =
         byte_layout(counts, displs, stype, st.procs, st.send_counts, st.send_displs) && !in_place;
     for (std::size_t c : st.send_counts)
       sent += c;
     const std::byte* send = static_cast<const std::byte*>(from) + stype.true_lb;
-    if (!send_direct) {
+    if (!send_in_place) {
       // Staged peer after peer: plain bytes copied, other types packed.
       grow(st.stage_send, sent);
       std::size_t at = 0;
       for (int i = 0; i < st.procs; ++i) {
         const auto k = static_cast<std::size_t>(i);
-        if (stype.dense) {
-          std::memcpy(st.stage_send.data() + at, block_of(from, displs, i, stype) + stype.true_lb,
-                      st.send_counts[k]);
-        } else if (counts[i] > 0) {
-          pack(block_of(from, displs, i, stype), counts[i], type, st.stage_send.data() + at,
-               st.send_counts[k]);
-        }
+        pack_elements(block_of(from, displs, i, stype), static_cast<std::size_t>(counts[i]), type,
+                      stype, st.stage_send.data() + at);
         st.send_displs[k] = at;
         at += st.send_counts[k];
       }
       send = st.stage_send.data();
     }
-    if (recv_direct) {
+    if (recv_in_place) {
       st.vector->execute(send, st.send_counts.data(), st.send_displs.data(),
                          static_cast<std::byte*>(recvbuf) + rt.true_lb, st.recv_counts.data(),
                          st.recv_displs.data());
@@ -415,13 +400,8 @@ int interposed_alltoallv(const void* sendbuf, const int sendcounts[], const int 
       for (int i = 0; i < st.procs; ++i) {
         const auto k = static_cast<std::size_t>(i);
         auto* block = const_cast<std::byte*>(block_of(recvbuf, rdispls, i, rt));
-        if (rt.dense) {
-          std::memcpy(block + rt.true_lb, st.stage_recv.data() + st.recv_displs[k],
-                      st.recv_counts[k]);
-        } else if (recvcounts[i] > 0) {
-          unpack(st.stage_recv.data() + st.recv_displs[k], st.recv_counts[k], block, recvcounts[i],
-                 recvtype);
-        }
+        unpack_elements(st.stage_recv.data() + st.recv_displs[k],
+                        static_cast<std::size_t>(recvcounts[i]), recvtype, rt, block);
       }
     }
   } catch (const std::exception& e) {

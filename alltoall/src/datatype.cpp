@@ -1,5 +1,13 @@
 #include "detail/datatype.hpp"
 
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <string>
+
+#include "a2a/error.hpp"
+#include "detail/p2p.hpp"
+
 #include <mutex>
 
 #include <vector>
@@ -204,6 +212,60 @@ TypeShape type_shape(MPI_Datatype type) {
     next_slot = (next_slot + 1) % 8;
   }
   return shape;
+}
+
+namespace {
+
+// Elements per MPI_Pack call: as many as fit in INT_MAX packed bytes.
+std::size_t elements_per_piece(const TypeShape& shape) {
+  constexpr auto limit = static_cast<std::size_t>(INT_MAX);
+  if (shape.size > limit) {
+    throw Error("an element of " + std::to_string(shape.size) +
+                " bytes cannot be packed (MPI_Pack counts bytes in int)");
+  }
+  return shape.size == 0 ? limit : limit / shape.size;
+}
+
+}  // namespace
+
+void pack_elements(const void* buf, std::size_t count, MPI_Datatype type, const TypeShape& shape,
+                   std::byte* packed) {
+  if (count == 0 || shape.size == 0) return;
+  const auto* in = static_cast<const std::byte*>(buf);
+  if (shape.dense) {
+    std::memcpy(packed, in + shape.true_lb, count * shape.size);
+    return;
+  }
+  const std::size_t piece = elements_per_piece(shape);
+  for (std::size_t done = 0; done < count;) {
+    const std::size_t n = std::min(piece, count - done);
+    int position = 0;
+    check_mpi(MPI_Pack(in + static_cast<MPI_Aint>(done) * shape.extent, static_cast<int>(n), type,
+                       packed + done * shape.size, static_cast<int>(n * shape.size), &position,
+                       MPI_COMM_SELF),
+              "MPI_Pack");
+    done += n;
+  }
+}
+
+void unpack_elements(const std::byte* packed, std::size_t count, MPI_Datatype type,
+                     const TypeShape& shape, void* buf) {
+  if (count == 0 || shape.size == 0) return;
+  auto* out = static_cast<std::byte*>(buf);
+  if (shape.dense) {
+    std::memcpy(out + shape.true_lb, packed, count * shape.size);
+    return;
+  }
+  const std::size_t piece = elements_per_piece(shape);
+  for (std::size_t done = 0; done < count;) {
+    const std::size_t n = std::min(piece, count - done);
+    int position = 0;
+    check_mpi(MPI_Unpack(packed + done * shape.size, static_cast<int>(n * shape.size), &position,
+                         out + static_cast<MPI_Aint>(done) * shape.extent, static_cast<int>(n),
+                         type, MPI_COMM_SELF),
+              "MPI_Unpack");
+    done += n;
+  }
 }
 
 }  // namespace a2a::detail

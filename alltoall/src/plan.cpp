@@ -461,23 +461,18 @@ class StagedPlan final : public PlanImpl {
   const std::byte* stage(const std::byte* send) {
     if (!send_.staged) return send;
     for (std::size_t i = 0; i < send_.counts.size(); ++i) {
-      if (send_.counts[i] == 0) continue;
-      int position = 0;
-      MPI_Pack(send + static_cast<MPI_Aint>(send_.displs[i]) * send_.shape.extent, send_.counts[i],
-               send_.type, send_stage_.data() + layout_.send_displs[i],
-               static_cast<int>(layout_.send_counts[i]), &position, MPI_COMM_SELF);
+      pack_elements(send + static_cast<MPI_Aint>(send_.displs[i]) * send_.shape.extent,
+                    static_cast<std::size_t>(send_.counts[i]), send_.type, send_.shape,
+                    send_stage_.data() + layout_.send_displs[i]);
     }
     return send_stage_.data();
   }
   void unstage(std::byte* recv) {
     if (!recv_.staged) return;
     for (std::size_t i = 0; i < recv_.counts.size(); ++i) {
-      if (recv_.counts[i] == 0) continue;
-      int position = 0;
-      MPI_Unpack(recv_stage_.data() + layout_.recv_displs[i],
-                 static_cast<int>(layout_.recv_counts[i]), &position,
-                 recv + static_cast<MPI_Aint>(recv_.displs[i]) * recv_.shape.extent,
-                 recv_.counts[i], recv_.type, MPI_COMM_SELF);
+      unpack_elements(recv_stage_.data() + layout_.recv_displs[i],
+                      static_cast<std::size_t>(recv_.counts[i]), recv_.type, recv_.shape,
+                      recv + static_cast<MPI_Aint>(recv_.displs[i]) * recv_.shape.extent);
     }
   }
 

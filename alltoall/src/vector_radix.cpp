@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "a2a/error.hpp"
+#include "detail/tags.hpp"
 
 namespace a2a::detail {
 namespace {
@@ -483,14 +484,12 @@ RadixSent VectorRadixExchange::run_planned(const std::byte* send_base, std::byte
 namespace a2a::detail {
 namespace {
 
-constexpr int kVectorRadixTag = 4646;
-
 // Fixed layout: everything placed at plan time.
 class VectorRadixPlan final : public PlanImpl {
  public:
   VectorRadixPlan(const Context& ctx, std::size_t radix, std::size_t window)
       : exchange_(ctx.comm, static_cast<std::size_t>(ctx.rank), static_cast<std::size_t>(ctx.procs),
-                  radix, window, kVectorRadixTag) {
+                  radix, window, tag::vector_radix) {
     const auto p = static_cast<std::size_t>(ctx.rank), n = static_cast<std::size_t>(ctx.procs);
     const VectorLayout& l = ctx.layout;
     std::vector<std::size_t> in_off(n), in_bytes(n), out_off(n), out_bytes(n);
@@ -519,7 +518,7 @@ class VectorRadixPerCall final : public ExchangeImpl {
         procs_(static_cast<std::size_t>(ctx.procs)),
         input_(procs_),
         output_(procs_),
-        exchange_(ctx.comm, rank_, procs_, radix, window, kVectorRadixTag) {}
+        exchange_(ctx.comm, rank_, procs_, radix, window, tag::vector_radix) {}
 
   void execute(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {
     const std::size_t p = rank_, n = procs_;

@@ -3,14 +3,14 @@
 // Cost: 1 round of P-1 concurrent messages; alpha (P-1) + beta (P-1) S per rank, with all
 // P(P-1) messages in flight at once. Split phase: start() posts, finish() waits.
 #include "detail/algorithms.hpp"
-#include "detail/direct.hpp"
+#include "detail/point_to_point.hpp"
 
 namespace a2a::detail {
 namespace {
 
-class LinearExchange final : public DirectExchange {
+class LinearExchange final : public PointToPointExchange {
  public:
-  using DirectExchange::DirectExchange;
+  using PointToPointExchange::PointToPointExchange;
   void execute(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {
     start(send, recv, l, c);
     finish(c);

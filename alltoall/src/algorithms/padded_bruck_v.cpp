@@ -18,12 +18,11 @@
 #include "detail/algorithms.hpp"
 #include "detail/plan.hpp"
 #include "detail/radix.hpp"
+#include "detail/tags.hpp"
 #include "detail/vector_radix.hpp"
 
 namespace a2a::detail {
 namespace {
-
-constexpr int kPaddedTag = 4848;
 
 // Every padded block starts with its length (8 bytes): a receiver whose count disagrees with
 // its sender's (an erroneous Alltoallv) gets what was sent and zeros, and an error, never the
@@ -36,7 +35,7 @@ class Padded {
       : rank_(static_cast<std::size_t>(ctx.rank)),
         procs_(static_cast<std::size_t>(ctx.procs)),
         exchange_(ctx.comm, rank_, procs_, std::stoull(ctx.resolved_value("r")),
-                  resolved_window(ctx), padded + kHeader, kPaddedTag),
+                  resolved_window(ctx), padded + kHeader, tag::padded),
         work_(procs_ * (padded + kHeader)) {}
 
   // padded: this call's largest block (grows the work array when it grows).

@@ -4,14 +4,14 @@
 // section II, "spread-out"), and what MPI libraries use for long messages.
 // Cost: P-1 rounds; alpha (P-1) + beta (P-1) S per rank.
 #include "detail/algorithms.hpp"
-#include "detail/direct.hpp"
+#include "detail/point_to_point.hpp"
 
 namespace a2a::detail {
 namespace {
 
-class PairwiseExchange final : public DirectExchange {
+class PairwiseExchange final : public PointToPointExchange {
  public:
-  using DirectExchange::DirectExchange;
+  using PointToPointExchange::PointToPointExchange;
   void execute(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {
     copy_self(send, recv, l);
     for (int step = 1; step < procs_; ++step) {

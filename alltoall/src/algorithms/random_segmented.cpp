@@ -11,6 +11,7 @@
 
 #include "detail/algorithms.hpp"
 #include "detail/randomized.hpp"
+#include "detail/tags.hpp"
 
 namespace a2a::detail {
 namespace {
@@ -43,13 +44,13 @@ class RandomSegmentedExchange final : public RandomizedExchange {
         }
         const auto d = static_cast<std::size_t>(dst), s = static_cast<std::size_t>(src);
         if (l.send_counts[d] / seg > pass) {
-          requests_.isend(send + l.send_displs[d] + offset, seg, dst, kDirectTag, comm_);
+          requests_.isend(send + l.send_displs[d] + offset, seg, dst, tag::point_to_point, comm_);
           c.messages_sent += 1;
           c.bytes_sent += seg;
           if (pass == 0) c.blocks_sent += 1;
         }
         if (l.recv_counts[s] / seg > pass) {
-          requests_.irecv(recv + l.recv_displs[s] + offset, seg, src, kDirectTag, comm_);
+          requests_.irecv(recv + l.recv_displs[s] + offset, seg, src, tag::point_to_point, comm_);
         }
       }
       if (requests_.pending() > 0) {
@@ -62,15 +63,15 @@ class RandomSegmentedExchange final : public RandomizedExchange {
       const auto p = static_cast<std::size_t>(peer);
       const std::size_t rest = l.recv_counts[p] % seg;
       if (peer == rank_ || rest == 0) continue;
-      requests_.irecv(recv + l.recv_displs[p] + l.recv_counts[p] - rest, rest, peer, kDirectTag,
-                      comm_);
+      requests_.irecv(recv + l.recv_displs[p] + l.recv_counts[p] - rest, rest, peer,
+                      tag::point_to_point, comm_);
     }
     for (int peer : ranks_) {
       const auto p = static_cast<std::size_t>(peer);
       const std::size_t rest = l.send_counts[p] % seg;
       if (peer == rank_ || rest == 0) continue;
-      requests_.isend(send + l.send_displs[p] + l.send_counts[p] - rest, rest, peer, kDirectTag,
-                      comm_);
+      requests_.isend(send + l.send_displs[p] + l.send_counts[p] - rest, rest, peer,
+                      tag::point_to_point, comm_);
       c.messages_sent += 1;
       c.bytes_sent += rest;
       if (l.send_counts[p] < seg) c.blocks_sent += 1;

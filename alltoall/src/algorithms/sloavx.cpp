@@ -29,12 +29,11 @@
 #include "a2a/topology.hpp"
 #include "detail/algorithms.hpp"
 #include "detail/shared_areas.hpp"
+#include "detail/tags.hpp"
 #include "detail/vector_radix.hpp"
 
 namespace a2a::detail {
 namespace {
-
-constexpr int kUpTag = 4747, kDownTag = 4748, kLeaderTag = 4750;
 
 // A shared-memory area owned by local rank 0 (the node's leader), mapped into every rank.
 class SharedArea {
@@ -84,7 +83,7 @@ class Sloavx {
     requests_.reserve(2 * (children_.size() + 1) * 4);
     if (local_ == 0) {
       leaders_ = std::make_unique<VectorRadixExchange>(topo_.port_comm(), node_, n_, radix, window,
-                                                       kLeaderTag);
+                                                       tag::sloavx_leaders);
       input_.resize(n_);
       output_.resize(n_);
       part_in_.resize(2 * n_);
@@ -101,11 +100,11 @@ class Sloavx {
     const MPI_Comm node = topo_.node_comm();
     for (std::size_t child : children_) {
       requests_.irecv(rows + (child - local_) * width, span(child) * width * 8,
-                      static_cast<int>(child), kUpTag, node);
+                      static_cast<int>(child), tag::sloavx_up, node);
     }
     wait(c);
     if (parent_ >= 0) {
-      requests_.isend(rows, subtree_ * width * 8, parent_, kUpTag, node);
+      requests_.isend(rows, subtree_ * width * 8, parent_, tag::sloavx_up, node);
       sent(c);
       wait(c);
     }
@@ -114,12 +113,12 @@ class Sloavx {
   void sweep_down(std::uint64_t* rows, std::size_t width, Counters& c) {
     const MPI_Comm node = topo_.node_comm();
     if (parent_ >= 0) {
-      requests_.irecv(rows, subtree_ * width * 8, parent_, kDownTag, node);
+      requests_.irecv(rows, subtree_ * width * 8, parent_, tag::sloavx_down, node);
       wait(c);
     }
     for (std::size_t child : children_) {
       requests_.isend(rows + (child - local_) * width, span(child) * width * 8,
-                      static_cast<int>(child), kDownTag, node);
+                      static_cast<int>(child), tag::sloavx_down, node);
       sent(c);
     }
     wait(c);
@@ -128,11 +127,12 @@ class Sloavx {
   void notify_up(Counters& c) {
     const MPI_Comm node = topo_.node_comm();
     for (std::size_t child : children_) {
-      MPI_Recv(nullptr, 0, MPI_BYTE, static_cast<int>(child), kUpTag, node, MPI_STATUS_IGNORE);
+      MPI_Recv(nullptr, 0, MPI_BYTE, static_cast<int>(child), tag::sloavx_up, node,
+               MPI_STATUS_IGNORE);
       c.waits += 1;
     }
     if (parent_ >= 0) {
-      MPI_Send(nullptr, 0, MPI_BYTE, parent_, kUpTag, node);
+      MPI_Send(nullptr, 0, MPI_BYTE, parent_, tag::sloavx_up, node);
       sent(c);
     }
   }
@@ -141,11 +141,11 @@ class Sloavx {
   int notify_down(Counters& c, int failed = 0) {
     const MPI_Comm node = topo_.node_comm();
     if (parent_ >= 0) {
-      MPI_Recv(&failed, 1, MPI_INT, parent_, kDownTag, node, MPI_STATUS_IGNORE);
+      MPI_Recv(&failed, 1, MPI_INT, parent_, tag::sloavx_down, node, MPI_STATUS_IGNORE);
       c.waits += 1;
     }
     for (std::size_t child : children_) {
-      MPI_Send(&failed, 1, MPI_INT, static_cast<int>(child), kDownTag, node);
+      MPI_Send(&failed, 1, MPI_INT, static_cast<int>(child), tag::sloavx_down, node);
       sent(c);
     }
     return failed;

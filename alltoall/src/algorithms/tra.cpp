@@ -16,11 +16,10 @@
 #include "detail/algorithms.hpp"
 #include "detail/p2p.hpp"
 #include "detail/radix.hpp"
+#include "detail/tags.hpp"
 
 namespace a2a::detail {
 namespace {
-
-constexpr int kTraTag = 4343;
 
 class TraPlan final : public PlanImpl {
  public:
@@ -29,7 +28,7 @@ class TraPlan final : public PlanImpl {
         procs_(static_cast<std::size_t>(ctx.procs)),
         block_(ctx.block_bytes),
         work_(procs_ > 1 ? procs_ * block_ : 0),
-        exchange_(ctx.comm, rank_, procs_, radix, window, block_, kTraTag) {}
+        exchange_(ctx.comm, rank_, procs_, radix, window, block_, tag::tra) {}
 
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
     const std::size_t p = rank_, n = procs_, b = block_;

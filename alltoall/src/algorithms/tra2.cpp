@@ -20,11 +20,10 @@
 #include "a2a/topology.hpp"
 #include "detail/algorithms.hpp"
 #include "detail/radix.hpp"
+#include "detail/tags.hpp"
 
 namespace a2a::detail {
 namespace {
-
-constexpr int kIntraTag = 4545, kInterTag = 4546;
 
 class Tra2Plan final : public PlanImpl {
  public:
@@ -38,8 +37,8 @@ class Tra2Plan final : public PlanImpl {
         block_(ctx.block_bytes),
         work_intra_(q_ * n_ * block_),
         work_inter_(n_ * q_ * block_),
-        intra_(topology_.node_comm(), local_, q_, r1, window, n_ * block_, kIntraTag),
-        inter_(topology_.port_comm(), node_, n_, r2, window, q_ * block_, kInterTag) {}
+        intra_(topology_.node_comm(), local_, q_, r1, window, n_ * block_, tag::tra2_intra),
+        inter_(topology_.port_comm(), node_, n_, r2, window, q_ * block_, tag::tra2_inter) {}
 
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
     const std::size_t Q = q_, N = n_, l = local_, n = node_, b = block_;

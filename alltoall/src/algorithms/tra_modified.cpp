@@ -15,11 +15,10 @@
 #include "detail/algorithms.hpp"
 #include "detail/p2p.hpp"
 #include "detail/radix.hpp"
+#include "detail/tags.hpp"
 
 namespace a2a::detail {
 namespace {
-
-constexpr int kModifiedTag = 4444;
 
 class ModifiedTraPlan final : public PlanImpl {
  public:
@@ -27,7 +26,7 @@ class ModifiedTraPlan final : public PlanImpl {
       : rank_(static_cast<std::size_t>(ctx.rank)),
         procs_(static_cast<std::size_t>(ctx.procs)),
         block_(ctx.block_bytes),
-        exchange_(ctx.comm, rank_, procs_, radix, window, block_, kModifiedTag,
+        exchange_(ctx.comm, rank_, procs_, radix, window, block_, tag::tra_modified,
                   /*reflected=*/true) {}
 
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {

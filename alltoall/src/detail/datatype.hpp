@@ -23,4 +23,14 @@ struct TypeShape {
 
 TypeShape type_shape(MPI_Datatype type);
 
+// The one staging path of typed buffers (Plan::from_alltoallv and the interposer): `count`
+// elements of `type` at `buf` to and from count * shape.size packed bytes. MPI_Pack and
+// MPI_Unpack count in int, so the elements go in pieces of at most INT_MAX bytes; an MPI error
+// is an a2a::Error (kind mpi), and an element of more than INT_MAX bytes an argument error.
+// Dense types are copied, not packed.
+void pack_elements(const void* buf, std::size_t count, MPI_Datatype type, const TypeShape& shape,
+                   std::byte* packed);
+void unpack_elements(const std::byte* packed, std::size_t count, MPI_Datatype type,
+                     const TypeShape& shape, void* buf);
+
 }  // namespace a2a::detail

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "a2a/randomized.hpp"
-#include "detail/direct.hpp"
+#include "detail/point_to_point.hpp"
 
 namespace a2a::detail {
 
@@ -23,11 +23,11 @@ void validate_random(Context& ctx, bool with_queue, bool with_segment);
 // Build: reads what validation resolved.
 RandomOptions random_options(const Context& ctx, bool with_queue, bool with_segment);
 
-// A direct exchange in the order of the shuffled ranks.
-class RandomizedExchange : public DirectExchange {
+// A point-to-point exchange in the order of the shuffled ranks.
+class RandomizedExchange : public PointToPointExchange {
  public:
   RandomizedExchange(const Context& ctx, const RandomOptions& options)
-      : DirectExchange(ctx),
+      : PointToPointExchange(ctx),
         options_(options),
         ranks_(randomized::shuffled_ranks(ctx.procs, options.seed, options.shuffle)) {}
 
