@@ -30,8 +30,8 @@ using namespace a2a::fft;
 
 struct Settings {
   std::string grid = "32x32x32", decomp = "pencil", proc_grid, backend = "auto", backend2;
-  std::string check = "serial", precision = "double", fftw_plan = "estimate", format = "table";
-  std::string wisdom;                   // FFTW wisdom file, read before planning and written after
+  std::string check = "serial", precision = "double", fftw_plan = "measure", format = "table";
+  std::string wisdom = "auto";          // FFTW wisdom kept across runs (fft/wisdom.hpp)
   std::string baseline;                 // "fftw-mpi": FFTW's own MPI transform in the same run
   std::string transform = "c2c";        // or r2c (forward r2c, backward c2r)
   std::string input_file, output_file;  // parallel HDF5
@@ -108,7 +108,14 @@ int run(const Session& session, const Settings& s) {
       session.comm,
       fft_memory(o.n, session.procs, s.check == "serial" || planewave, sizeof(std::complex<Real>)),
       "fft " + s.grid);
+  // Planning (FFTW's plans of the local transforms, the transposes' plans), timed: with
+  // --fftw-plan measure a first run on a machine pays for FFTW's timing, later runs read the
+  // plans from the wisdom cache.
+  MPI_Barrier(session.comm);
+  const double planning_start = MPI_Wtime();
   fft::Fft3d<Real> fft(session.comm, o);
+  double planning_s = MPI_Wtime() - planning_start;
+  MPI_Allreduce(MPI_IN_PLACE, &planning_s, 1, MPI_DOUBLE, MPI_MAX, session.comm);
   const std::array<std::int64_t, 3> spectrum_grid{o.n[0], o.n[1], r2c ? o.n[2] / 2 + 1 : o.n[2]};
   const Box in_box = r2c ? fft.real_box() : fft.input_box();
   TimedArrays<Real> arrays(fft, o, planewave, s.in_place);
@@ -264,7 +271,11 @@ int run(const Session& session, const Settings& s) {
                           {"exchange_gbps", rates.exchange_gbps},
                           {"unpack_gbps", rates.unpack_gbps},
                           {"memcpy_gbps", rates.memcpy_gbps},
-                          {"gflops", flops / (sum.median * 1e-6) / 1e9}};
+                          {"gflops", flops / (sum.median * 1e-6) / 1e9},
+                          {"fftw_plan", s.fftw_plan},
+                          {"wisdom", wisdom.file()},
+                          {"wisdom_found", wisdom.found()},
+                          {"planning_s", planning_s}};
     put_summary(rec, sum);
     if (baseline) {
       put_baseline(rec, "fftw-mpi", times, baseline_times, baseline_error);
@@ -277,6 +288,13 @@ int run(const Session& session, const Settings& s) {
                   decomp.c_str(), o.p1, o.p2, session.procs, fft.backends().c_str());
       std::printf("  check %-9s relative max error %.3e (bound %.0e): %s\n", s.check.c_str(), error,
                   bound, checked ? (passed ? "passed" : "FAILED") : "skipped");
+      const std::string kept =
+          wisdom.file().empty()
+              ? std::string(", no wisdom kept")
+              : (wisdom.found() ? ", plans from " : ", a first run: wisdom saved to ") +
+                    wisdom.file();
+      std::printf("  planning: %.3f s (FFTW %s%s)\n", planning_s, s.fftw_plan.c_str(),
+                  kept.c_str());
       std::printf(
           "  forward+backward: median %.1f us (95%% CI %.1f-%.1f), transposes %.1f us, "
           "local FFTs %.1f us, %.2f GFlop/s\n",
@@ -325,10 +343,15 @@ Runner setup_fft(CLI::App& app, const Session& session) {
   sub->add_option("--precision", s->precision, "double or float")
       ->check(CLI::IsMember({"double", "float"}));
   sub->add_option("--fftw-plan", s->fftw_plan,
-                  "estimate, measure, patient, or wisdom-only (plans only from --wisdom)")
-      ->check(CLI::IsMember({"estimate", "measure", "patient", "wisdom-only"}));
+                  "FFTW's planner: measure (the fast plans, timed once per machine: the "
+                  "wisdom cache keeps them), estimate (no timing, slower plans), patient, or "
+                  "wisdom-only (plans only from --wisdom FILE)")
+      ->check(CLI::IsMember({"estimate", "measure", "patient", "wisdom-only"}))
+      ->capture_default_str();
   sub->add_option("--wisdom", s->wisdom,
-                  "FFTW wisdom file: imported before planning, written after (FILE, FILE.float)");
+                  "FFTW wisdom kept across runs: auto (this machine's cache, ~/.cache/a2a), "
+                  "none, or FILE (FILE and FILE.float)")
+      ->capture_default_str();
   sub->add_option("--baseline", s->baseline,
                   "fftw-mpi: also run FFTW's MPI transform on the same input, compare, time")
       ->check(CLI::IsMember({"fftw-mpi"}));

@@ -24,8 +24,8 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
   struct Settings {
     std::string points_text;
     std::int64_t points = 0, n1 = 0;
-    std::string backend = "auto", check = "serial", fftw_plan = "estimate", format = "table";
-    std::string baseline, wisdom;
+    std::string backend = "auto", check = "serial", fftw_plan = "measure", format = "table";
+    std::string baseline, wisdom = "auto";
     int iters = 10;
   };
   auto s = std::make_shared<Settings>();
@@ -38,10 +38,15 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
   sub->add_option("--check", s->check, "serial (vs serial FFTW) or none")
       ->check(CLI::IsMember({"serial", "none"}));
   sub->add_option("--fftw-plan", s->fftw_plan,
-                  "estimate, measure, patient, or wisdom-only (plans only from --wisdom)")
-      ->check(CLI::IsMember({"estimate", "measure", "patient", "wisdom-only"}));
+                  "FFTW's planner: measure (the fast plans, timed once per machine: the "
+                  "wisdom cache keeps them), estimate (no timing, slower plans), patient, or "
+                  "wisdom-only (plans only from --wisdom FILE)")
+      ->check(CLI::IsMember({"estimate", "measure", "patient", "wisdom-only"}))
+      ->capture_default_str();
   sub->add_option("--wisdom", s->wisdom,
-                  "FFTW wisdom file: imported before planning, written after");
+                  "FFTW wisdom kept across runs: auto (this machine's cache, ~/.cache/a2a), "
+                  "none, or FILE")
+      ->capture_default_str();
   sub->add_option("--baseline", s->baseline,
                   "fftw-mpi: also run FFTW's MPI 1D transform on the same input, compare, time")
       ->check(CLI::IsMember({"fftw-mpi"}));

@@ -202,7 +202,7 @@ fft::Options fft_options(const Session& session, const Experiment& e) {
 
 // The experiment's wisdom file, read before any plan is made (errors name the wisdom line).
 fft::Wisdom wisdom_of(const Session& session, const Experiment& e) {
-  if (e.wisdom.empty()) return fft::Wisdom(session.comm, "", e.fftw_plan);
+  if (!e.table.contains("wisdom")) return fft::Wisdom(session.comm, e.wisdom, e.fftw_plan);
   std::optional<fft::Wisdom> w;
   at_line(e.table.at("wisdom"), "", [&] { w.emplace(session.comm, e.wisdom, e.fftw_plan); });
   return std::move(*w);
@@ -210,7 +210,7 @@ fft::Wisdom wisdom_of(const Session& session, const Experiment& e) {
 
 // Written once all the experiment's plans are made; errors name the wisdom line too.
 void save_wisdom(const Experiment& e, const fft::Wisdom& wisdom) {
-  if (e.wisdom.empty()) return;
+  if (!e.table.contains("wisdom")) return wisdom.save();
   at_line(e.table.at("wisdom"), "", [&] { wisdom.save(); });
 }
 

@@ -28,6 +28,7 @@
 #include "a2a/error.hpp"
 #include "a2a/transpose.hpp"
 #include "fft/compare.hpp"
+#include "fft/wisdom.hpp"
 
 namespace a2a::fft {
 
@@ -243,84 +244,6 @@ inline unsigned fftw_flags_of(const std::string& plan) {
   if (plan == "wisdom-only") return FFTW_MEASURE | FFTW_WISDOM_ONLY;
   return FFTW_ESTIMATE;
 }
-
-// FFTW wisdom kept across runs (--wisdom FILE), for double and single precision (FILE and
-// FILE.float): every rank imports what exists before planning; save() after planning writes
-// rank 0's wisdom (with every rank's, gathered, where FFTW-MPI is there) through a temporary
-// file and a rename, so a run stopped mid-write leaves the old file.
-class Wisdom {
- public:
-  // `plan` is the --fftw-plan value: wisdom-only needs a file.
-  Wisdom(MPI_Comm comm, std::string file, const std::string& plan)
-      : comm_(comm), file_(std::move(file)) {
-    if (plan == "wisdom-only" && file_.empty()) {
-      throw Error("--fftw-plan wisdom-only needs --wisdom FILE");
-    }
-    if (file_.empty()) return;
-    int bad = 0;
-    if (std::FILE* f = std::fopen(file_.c_str(), "r")) {
-      std::fclose(f);
-      // FFTW ties wisdom to the planner's set of solvers: wisdom written without FFTW-MPI's
-      // (fftw-wisdom, or a2a without the baseline) imports only before fftw_mpi_init, and
-      // wisdom naming them only after it.
-      bool imported = fftw_import_wisdom_from_filename(file_.c_str()) != 0;
-#ifdef A2A_WITH_FFTW_MPI
-      if (!imported) {
-        fftw_mpi_init();
-        imported = fftw_import_wisdom_from_filename(file_.c_str()) != 0;
-      }
-#endif
-      bad |= !imported;
-    }
-    if (std::FILE* f = std::fopen((file_ + ".float").c_str(), "r")) {
-      bad |= fftwf_import_wisdom_from_file(f) == 0;
-      std::fclose(f);
-    }
-    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_LOR, comm_);
-    if (bad) throw Error("--wisdom " + file_ + ": not FFTW wisdom (or not this FFTW's)");
-  }
-  void save() const {
-    if (file_.empty()) return;
-    // Every rank planned its own shapes (uneven grids differ): merge all ranks' wisdom on
-    // rank 0, as strings (fftw_mpi_gather_wisdom would need FFTW-MPI).
-    merge_on_root(false);
-    merge_on_root(true);
-    int rank = 0, failed = 0;
-    MPI_Comm_rank(comm_, &rank);
-    if (rank == 0) {
-      for (const bool single : {false, true}) {
-        const std::string path = single ? file_ + ".float" : file_, temporary = path + ".tmp";
-        std::FILE* f = std::fopen(temporary.c_str(), "w");
-        if (f == nullptr) {
-          failed = 1;
-          break;
-        }
-        single ? fftwf_export_wisdom_to_file(f) : fftw_export_wisdom_to_file(f);
-        failed |= std::fclose(f) != 0;
-        failed |= !failed && std::rename(temporary.c_str(), path.c_str()) != 0;
-      }
-    }
-    MPI_Bcast(&failed, 1, MPI_INT, 0, comm_);
-    if (failed) throw Error("--wisdom " + file_ + ": cannot write the wisdom file");
-  }
-
- private:
-  void merge_on_root(bool single) const {
-    char* mine = single ? fftwf_export_wisdom_to_string() : fftw_export_wisdom_to_string();
-    const std::vector<char> text = gather_elements(
-        comm_, std::vector<char>(mine, mine + std::strlen(mine) + 1));  // with each '\0'
-    std::free(mine);
-    for (std::size_t at = 0; at < text.size(); at += std::strlen(text.data() + at) + 1) {
-      if (single) {
-        fftwf_import_wisdom_from_string(text.data() + at);
-      } else {
-        fftw_import_wisdom_from_string(text.data() + at);
-      }
-    }
-  }
-  MPI_Comm comm_;
-  std::string file_;
-};
 
 // The FFTW-MPI baseline needs libfftw3-mpi built for this MPI (Debian: Open MPI only); the
 // MPICH and SimGrid builds have serial FFTW for the local transforms and no baseline.

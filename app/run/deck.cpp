@@ -72,9 +72,10 @@ void read_fftw_planning(const toml::value& table, Experiment& e) {
   }
   if (table.contains("wisdom")) {
     e.wisdom = text_of(table, "wisdom");
-    if (e.wisdom.empty()) fail_at(table.at("wisdom"), "'wisdom' is a file name");
+    if (e.wisdom.empty())
+      fail_at(table.at("wisdom"), "'wisdom' is a file name, \"auto\" or \"none\"");
   }
-  if (e.fftw_plan == "wisdom-only" && e.wisdom.empty()) {
+  if (e.fftw_plan == "wisdom-only" && (e.wisdom == "auto" || e.wisdom == "none")) {
     fail_at(table.at("fftw_plan"), "fftw_plan = \"wisdom-only\" needs 'wisdom' (the file)");
   }
 }

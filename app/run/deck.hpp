@@ -16,8 +16,9 @@
 //             baseline = "fftw-mpi", fftw_plan, wisdom, backends
 //   [[fft1d]] points (or "64P^2", "2^20"), n1, check, baseline = "fftw-mpi", fftw_plan, wisdom,
 //             backends
-//   (fftw_plan = "estimate" | "measure" | "patient" | "wisdom-only", wisdom = "FILE": as
-//   a2a fft's --fftw-plan and --wisdom, for a2a's plans and the baseline's alike)
+//   (fftw_plan = "measure" (default) | "estimate" | "patient" | "wisdom-only", wisdom = "auto"
+//   (default: this machine's cache) | "none" | "FILE": as a2a fft's --fftw-plan and --wisdom,
+//   for a2a's plans and the baseline's alike)
 //   [[is]]    class, iterations (NPB's, per repetition), counts_backend, backends
 //   [[model]] procs, radix = "all" | [2, 4, ...]   (K and D of TRA, Propositions 1-4)
 //
@@ -54,8 +55,9 @@ struct Experiment {
   std::string baseline;   // "fftw-mpi" or ""
   int chunks = 1;         // pipelined transposes (a2a fft --chunks)
   bool in_place = false;  // c2c forward and backward on one array (a2a fft --in-place)
-  // fft and fft1d: FFTW planning for a2a and the baseline, wisdom file ("" = none)
-  std::string fftw_plan = "estimate", wisdom;
+  // fft and fft1d: FFTW planning for a2a and the baseline, and the wisdom kept across runs
+  // (a2a fft's --fftw-plan and --wisdom: measured plans, this machine's cache by default)
+  std::string fftw_plan = "measure", wisdom = "auto";
   // fft1d
   std::int64_t points = 0, n1 = 0;
   // is

@@ -74,11 +74,15 @@ expect_refusal "deck name with a NUL" "'name' contains a NUL character" -- \
 # Two runs, one output: the second starts while the first is writing (its file exists). Both
 # used to write FILE.part, and whichever renamed second lost its results, or overwrote the
 # first's without a word. Now the second is refused at its start, before any measurement.
-if "$a2a" run --help | grep -q -- "--output"; then
-  deck="$work/long.toml"  # seconds: the second run starts well before the first ends
-  printf '%s\n' '[deck]' 'iters = 3000' '[[bench]]' 'name = "first"' \
-    'backends = ["mpi", "linear", "pairwise"]' 'sizes = [8, 65536]' 'check = true' \
-    '[[bench]]' 'name = "second"' 'backends = ["mpi", "linear"]' 'sizes = [65536]' > "$deck"
+deck="$work/long.toml"  # seconds: the second run starts well before the first ends
+printf '%s\n' '[deck]' 'iters = 3000' '[[bench]]' 'name = "first"' \
+  'backends = ["mpi", "linear", "pairwise"]' 'sizes = [8, 65536]' 'check = true' \
+  '[[bench]]' 'name = "second"' 'backends = ["mpi", "linear"]' 'sizes = [65536]' > "$deck"
+printf '%s\n' '[[bench]]' 'backends = ["mpi"]' 'sizes = [8]' 'iters = 1' > "$work/probe.toml"
+if "${launch[@]}" -np 1 "$a2a" run "$work/probe.toml" --output "$work/probe.h5" 2>&1 |
+   grep -q "no HDF5"; then
+  echo "SKIP two runs into one file: this build writes no results files (no HDF5)"
+else
   "${launch[@]}" -np 3 "$a2a" run "$deck" --output "$work/same.h5" > "$work/run1.log" 2>&1 &
   first=$!
   for _ in $(seq 1 600); do [ -s "$work/same.h5" ] && break; sleep 0.1; done

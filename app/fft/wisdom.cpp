@@ -1,0 +1,193 @@
+#include "fft/wisdom.hpp"
+
+#ifdef A2A_WITH_FFTW_MPI
+#include <fftw3-mpi.h>
+#endif
+#include <fftw3.h>
+#include <sys/stat.h>
+
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <vector>
+
+#include "a2a/error.hpp"
+#include "core/files.hpp"
+
+namespace a2a::fft {
+namespace {
+
+// The CPU's model and feature flags (FFTW's codelets and timings depend on both).
+std::string cpu_identity() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line, model, flags;
+  while (std::getline(in, line) && (model.empty() || flags.empty())) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string key = line.substr(0, line.find_first_of(" \t"));
+    if (key == "model" && line.rfind("model name", 0) == 0 && model.empty()) {
+      model = line.substr(colon + 1);
+    } else if ((key == "flags" || key == "Features") && flags.empty()) {
+      flags = line.substr(colon + 1);
+    }
+  }
+  return model + "|" + flags;
+}
+
+std::string hex(std::size_t value) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016zx", value);
+  return text;
+}
+
+// Every rank's wisdom merged on rank 0 (each planned its own shapes), as strings.
+void merge_on_root(MPI_Comm comm, bool single) {
+  char* mine = single ? fftwf_export_wisdom_to_string() : fftw_export_wisdom_to_string();
+  const int length = static_cast<int>(std::strlen(mine) + 1);
+  int rank = 0, procs = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &procs);
+  std::vector<int> lengths(static_cast<std::size_t>(procs)), displs(lengths.size());
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm);
+  std::vector<char> text;
+  if (rank == 0) {
+    long long total = 0;
+    for (std::size_t p = 0; p < lengths.size(); ++p) {
+      displs[p] = static_cast<int>(total);
+      total += lengths[p];
+    }
+    text.resize(static_cast<std::size_t>(total));
+  }
+  MPI_Gatherv(mine, length, MPI_CHAR, text.data(), lengths.data(), displs.data(), MPI_CHAR, 0,
+              comm);
+  std::free(mine);
+  for (std::size_t at = 0; at < text.size(); at += std::strlen(text.data() + at) + 1) {
+    single ? fftwf_import_wisdom_from_string(text.data() + at)
+           : fftw_import_wisdom_from_string(text.data() + at);
+  }
+}
+
+// Imports FILE (double) or FILE.float (single); true when it exists and is wisdom.
+bool import(const std::string& path, bool single, bool& exists) {
+  std::ifstream in(path);
+  exists = static_cast<bool>(in);
+  if (!exists) return true;
+  std::stringstream text;
+  text << in.rdbuf();
+  if (single) return fftwf_import_wisdom_from_string(text.str().c_str()) != 0;
+  // FFTW ties wisdom to the planner's set of solvers: wisdom written without FFTW-MPI's
+  // (fftw-wisdom, or a2a without the baseline) imports only before fftw_mpi_init, and wisdom
+  // naming them only after it.
+  bool imported = fftw_import_wisdom_from_string(text.str().c_str()) != 0;
+#ifdef A2A_WITH_FFTW_MPI
+  if (!imported) {
+    fftw_mpi_init();
+    imported = fftw_import_wisdom_from_string(text.str().c_str()) != 0;
+  }
+#endif
+  return imported;
+}
+
+void warn(MPI_Comm comm, const std::string& text) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) std::fprintf(stderr, "a2a: warning: %s\n", text.c_str());
+}
+
+}  // namespace
+
+std::string wisdom_cache_path() {
+  std::string dir;
+  if (const char* d = std::getenv("A2A_WISDOM_DIR"); d != nullptr && *d != '\0') {
+    dir = d;
+  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != '\0') {
+    dir = std::string(x) + "/a2a";
+  } else if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0') {
+    dir = std::string(h) + "/.cache/a2a";
+  } else {
+    return {};
+  }
+  std::string version = fftw_version;  // "fftw-3.3.10-sse2-avx" and the like
+  for (char& c : version) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';
+  }
+  const std::size_t key =
+      std::hash<std::string>{}(std::string(fftw_version) + "|" + fftw_cc + "|" + cpu_identity());
+  return dir + "/" + version + "-" + hex(key) + ".wisdom";
+}
+
+Wisdom::Wisdom(MPI_Comm comm, const std::string& option, const std::string& plan) : comm_(comm) {
+  if (option == "auto") {
+    if (plan == "wisdom-only") throw Error("--fftw-plan wisdom-only needs --wisdom FILE");
+    cache_ = true;
+    file_ = wisdom_cache_path();
+    if (file_.empty()) {
+      warn(comm, "no cache directory for FFTW wisdom (set HOME, XDG_CACHE_HOME or A2A_WISDOM_DIR)");
+      return;
+    }
+  } else if (option != "none") {
+    file_ = option;
+  }
+  if (file_.empty()) {
+    if (plan == "wisdom-only") throw Error("--fftw-plan wisdom-only needs --wisdom FILE");
+    return;
+  }
+  bool exists = false, exists_float = false;
+  int bad = !import(file_, false, exists);
+  bad |= !import(file_ + ".float", true, exists_float);
+  found_ = exists || exists_float;
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_LOR, comm_);
+  if (!bad) return;
+  if (!cache_) throw Error("--wisdom " + file_ + ": not FFTW wisdom (or not this FFTW's)");
+  warn(comm, "the FFTW wisdom cache " + file_ +
+                 " is not this FFTW's wisdom: planning without "
+                 "it (it is rewritten after planning)");
+  found_ = false;
+}
+
+void Wisdom::save() const {
+  if (file_.empty()) return;
+  // What the file holds now (another job may have added plans since we read it), then every
+  // rank's: one merged wisdom on rank 0.
+  int rank = 0;
+  MPI_Comm_rank(comm_, &rank);
+  if (rank == 0) {
+    bool exists = false;
+    import(file_, false, exists);
+    import(file_ + ".float", true, exists);
+  }
+  merge_on_root(comm_, false);
+  merge_on_root(comm_, true);
+  std::string failure;
+  if (rank == 0) {
+    try {
+      if (cache_) {
+        std::error_code ignored;
+        std::filesystem::create_directories(std::filesystem::path(file_).parent_path(), ignored);
+      }
+      for (const bool single : {false, true}) {
+        char* text = single ? fftwf_export_wisdom_to_string() : fftw_export_wisdom_to_string();
+        const std::string content = text;
+        std::free(text);
+        app::replace_file(single ? file_ + ".float" : file_, content.data(), content.size(),
+                          "FFTW wisdom");
+      }
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  }
+  unsigned long long length = failure.size();
+  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm_);
+  if (length == 0) return;
+  failure.resize(length);
+  MPI_Bcast(failure.data(), static_cast<int>(length), MPI_CHAR, 0, comm_);
+  if (!cache_) throw Error("--wisdom " + file_ + ": " + failure);
+  warn(comm_, "the FFTW wisdom cache was not saved: " + failure);
+}
+
+}  // namespace a2a::fft
