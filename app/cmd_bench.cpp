@@ -84,7 +84,8 @@ Runner setup_bench(CLI::App& app, const Session& session) {
   auto opt = std::make_shared<Options>();
   auto* sub = app.add_subcommand("bench", "Time all-to-all backends (run under mpirun)");
   sub->add_option("--algorithms,-a", opt->algorithms,
-                  "comma-separated backend specs, or 'all' (every backend of the kind)");
+                  "backend specs separated by ';' or ',' (a ',' before key=value continues the "
+                  "spec: tra:r=4,window=all), or 'all' (every backend of the kind)");
   sub->add_option("--sizes,-s,--max-bytes", opt->sizes,
                   "bytes per peer (with --vector: the largest block): MIN:MAX (powers of two) "
                   "or a,b,c; suffixes K, M, G");

@@ -317,7 +317,8 @@ int run(const Session& session, const Settings& s) {
 
 Runner setup_fft(CLI::App& app, const Session& session) {
   auto s = std::make_shared<Settings>();
-  auto* sub = app.add_subcommand("fft", "Distributed 3D c2c FFT through a2a transposes");
+  auto* sub = app.add_subcommand(
+      "fft", "Distributed 3D FFT (c2c or r2c; slab or pencil) through a2a transposes (mpirun)");
   sub->add_option("--grid,-g", s->grid, "NXxNYxNZ");
   sub->add_option("--decomp", s->decomp,
                   "slab, pencil, or auto (slab when P <= NX and P <= NY, else pencil)")

@@ -28,7 +28,7 @@ if "$@" "$a2a" fft1d --points 4096 --wisdom "$dir/none/w" --iters 1 > "$dir/out"
   echo "FAILED: an unwritable wisdom path was accepted"
   exit 1
 fi
-grep -q "cannot write the wisdom file" "$dir/out" || { cat "$dir/out"; exit 1; }
+grep -q "cannot write FFTW wisdom" "$dir/out" || { cat "$dir/out"; exit 1; }
 # The same through a deck (a2a run): the tool's wisdom kept and added to by an in-place 3D FFT
 # and the six-step FFT planned with MEASURE; an unwritable path names the deck's wisdom line.
 "$tool" -n -m -o "$dir/d" cif64 cof48
@@ -60,5 +60,5 @@ if "$@" "$a2a" run "$dir/deck.toml" --output none > "$dir/out" 2>&1; then
   echo "FAILED: a deck with an unwritable wisdom path was accepted"
   exit 1
 fi
-grep -q "deck.toml:8: .*cannot write the wisdom file" "$dir/out" || { cat "$dir/out"; exit 1; }
+grep -q "deck.toml:8: .*cannot write FFTW wisdom" "$dir/out" || { cat "$dir/out"; exit 1; }
 echo "wisdom from $tool: $(wc -l < "$dir/tool-entries") entries kept, $added added: passed"
