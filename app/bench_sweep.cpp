@@ -1,4 +1,4 @@
-// The bench measurement (DESIGN.md "Measurement method"), shared by `a2a bench` and the bench
+// The bench measurement (docs/cli.md, "Measurement method"), shared by `a2a bench` and the bench
 // experiments of `a2a run`: warm-up, then per iteration an untimed barrier, the timed call, and
 // the slowest rank's time; backends are interleaved (A B C A B C ...) so that drift on a shared
 // machine affects all alike. `check` verifies every backend once per size, byte for byte,

@@ -24,7 +24,7 @@ struct BenchConfig {
   std::vector<std::string> backends() const;
 };
 
-// One backend at one size: its record (DESIGN.md fields, counters, vs_mpi) and the slowest
+// One backend at one size: its record (docs/cli.md fields, counters, vs_mpi) and the slowest
 // rank's time per timed iteration, in microseconds.
 struct Series {
   nlohmann::json record;

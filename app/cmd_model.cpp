@@ -146,8 +146,23 @@ int run_fit(const Session& session, const Options& opt) {
     for (const auto& [backend, error] : result.median_relative_error)
       std::printf("    %-40s %6.1f%%\n", backend.c_str(), 100 * error);
   }
+  const std::vector<std::string> doubts = fit::doubts(result);
+  if (format != Format::json) {
+    if (doubts.empty()) std::printf("the fit holds (docs/algorithms.md: when a fit holds)\n");
+    for (const std::string& doubt : doubts)
+      std::printf("the fit does not hold: %s\n", doubt.c_str());
+  }
+  std::fflush(stdout);
   if (opt.procs == 0) return 0;
   if (opt.block_bytes == 0) throw Error("--fit with --procs needs --block-bytes S to predict");
+  if (!doubts.empty()) {
+    std::string why;
+    for (const std::string& doubt : doubts)
+      why += (why.empty() ? "" : "; ") + doubt;
+    throw Error("--fit " + opt.fit + ": the fit does not hold (" + why +
+                "), so it predicts nothing; measure more sizes and backends, with more "
+                "iterations (docs/algorithms.md)");
+  }
   // TRA at radix r: K(P, r) messages, D(P, r) S bytes sent and copied.
   const std::uint64_t p = opt.procs, hi = std::max<std::uint64_t>(2, p);
   const auto predicted = [&](std::uint64_t r) {

@@ -1,5 +1,5 @@
 // a2a run DECK.toml [--output FILE.h5|none] [--format table|csv|json] [--dry-run]
-// Runs a deck of experiments (run/deck.hpp) with the DESIGN.md measurement method, backends
+// Runs a deck of experiments (run/deck.hpp) with the measurement method of docs/cli.md, backends
 // interleaved inside each experiment, and writes every per-iteration time with its context to
 // one HDF5 file (io/results.hpp); then prints the summary: per experiment and backend the
 // median with its bootstrap 95% CI, mean/min/max, and the ratio to `mpi` with its own CI.

@@ -91,6 +91,28 @@ int main() {
     for (const auto& [backend, error] : r.median_relative_error)
       check(error < 0.05, backend + ": median relative error " + std::to_string(error));
   }
+  // When a fit holds: exact and 2%-noise data do; times unrelated to the counters (a flat
+  // 100 us with 50% noise) and times that fall as bytes grow (a negative beta) do not.
+  {
+    check(a2a::app::fit::doubts(a2a::app::fit::fit(synthetic(alpha, beta, gamma, 0.02, true, 3)))
+              .empty(),
+          "2% noise: the fit holds");
+    auto unrelated = synthetic(alpha, beta, gamma, 0.0, true, 1);
+    std::mt19937_64 rng(9);
+    std::uniform_real_distribution<double> flat(50.0, 150.0);
+    for (Observation& o : unrelated)
+      o.time_us = flat(rng);
+    const auto doubts = a2a::app::fit::doubts(a2a::app::fit::fit(unrelated));
+    check(!doubts.empty() && doubts.front().find("R^2 = ") == 0,
+          "flat times: R^2 below the bound (" + (doubts.empty() ? "" : doubts.front()) + ")");
+    auto falling = synthetic(alpha, beta, gamma, 0.0, true, 1);
+    for (Observation& o : falling)
+      o.time_us = 1000.0 + 10.0 * o.messages - 1e-3 * o.bytes_sent;
+    bool negative = false;
+    for (const std::string& d : a2a::app::fit::doubts(a2a::app::fit::fit(falling)))
+      negative |= d.find("beta = -") == 0;
+    check(negative, "times falling with bytes: beta not positive");
+  }
   // Forwarding backends only: gamma cannot be told from beta; beta absorbs it.
   {
     const auto r = a2a::app::fit::fit(synthetic(alpha, beta, gamma, 0.0, false, 1));

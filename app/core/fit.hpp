@@ -54,6 +54,13 @@ std::vector<Observation> read_observations(const std::string& text, const std::s
 // relative CI). Throws a2a::Error with fewer observations than parameters or a singular design.
 Result fit(const std::vector<Observation>& observations);
 
+// Why the fit must not be used to predict; empty when it holds. It does not hold when R^2 is
+// below kLeastRSquared (the model explains too little of the times), when alpha or beta is not
+// positive or its 95% interval contains 0 (a start-up or a bandwidth the data cannot tell from
+// nothing), or when gamma is negative beyond its interval (copying cannot save time).
+inline constexpr double kLeastRSquared = 0.9;
+std::vector<std::string> doubts(const Result& result);
+
 nlohmann::json to_json(const Result& result);
 
 }  // namespace a2a::app::fit

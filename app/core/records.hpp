@@ -1,4 +1,4 @@
-// Result records (DESIGN.md "CLI"): one JSON object per measurement, or CSV, or a table.
+// Result records (docs/cli.md, "Output records"): one JSON object per measurement, or CSV, or a table.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -13,7 +13,7 @@ namespace a2a {
 enum class Format { table, csv, json };
 Format parse_format(const std::string& text);
 
-// The timing fields every record has (DESIGN.md): median_us, min_us, max_us, mean_us,
+// The timing fields every record has (docs/cli.md): median_us, min_us, max_us, mean_us,
 // ci95_low_us, ci95_high_us.
 void put_summary(nlohmann::json& record, const stats::Summary& summary);
 

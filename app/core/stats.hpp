@@ -1,4 +1,4 @@
-// Statistics of repeated timings (DESIGN.md "Measurement method"): the median with a bootstrap
+// Statistics of repeated timings (docs/cli.md, "Measurement method"): the median with a bootstrap
 // 95% confidence interval (as the randomized-alltoall paper reports), and the OSU-style
 // mean/min/max.
 #pragma once
