@@ -26,24 +26,25 @@ void put_summary(nlohmann::json& record, const stats::Summary& s) {
 }
 
 void put_baseline(nlohmann::json& record, const std::string& name, const std::vector<double>& times,
-                  const std::vector<double>& baseline_times, double relative_difference) {
+                  const std::vector<double>& baseline_times, double relative_difference,
+                  const std::string& key) {
   const stats::Ratio ratio = stats::median_ratio(times, baseline_times);
-  record["baseline"] = name;
-  record["baseline_median_us"] = stats::median(baseline_times);
-  record["baseline_relative_difference"] = relative_difference;
-  record["vs_baseline"] = ratio.value;
-  record["vs_baseline_ci95_low"] = ratio.ci95_low;
-  record["vs_baseline_ci95_high"] = ratio.ci95_high;
+  record[key] = name;
+  record[key + "_median_us"] = stats::median(baseline_times);
+  record[key + "_relative_difference"] = relative_difference;
+  record["vs_" + key] = ratio.value;
+  record["vs_" + key + "_ci95_low"] = ratio.ci95_low;
+  record["vs_" + key + "_ci95_high"] = ratio.ci95_high;
 }
 
-void print_baseline(const nlohmann::json& r, bool agrees) {
+void print_baseline(const nlohmann::json& r, bool agrees, const std::string& key) {
   std::printf(
       "  %s baseline: median %.1f us, results differ by %.3e (%s); a2a / baseline = %.2f "
       "(95%% CI %.2f-%.2f)\n",
-      r["baseline"].get<std::string>().c_str(), r["baseline_median_us"].get<double>(),
-      r["baseline_relative_difference"].get<double>(), agrees ? "agree" : "DISAGREE",
-      r["vs_baseline"].get<double>(), r["vs_baseline_ci95_low"].get<double>(),
-      r["vs_baseline_ci95_high"].get<double>());
+      r[key].get<std::string>().c_str(), r[key + "_median_us"].get<double>(),
+      r[key + "_relative_difference"].get<double>(), agrees ? "agree" : "DISAGREE",
+      r["vs_" + key].get<double>(), r["vs_" + key + "_ci95_low"].get<double>(),
+      r["vs_" + key + "_ci95_high"].get<double>());
 }
 
 void put_display_intervals(nlohmann::json& r) {

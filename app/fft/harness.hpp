@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <numbers>
 #include <string>
 #include <type_traits>
@@ -320,27 +321,39 @@ class FftwMpi1d {
 };
 
 // FFTW's own MPI 3D transform (x-slabs of FFTW's choosing) on the same input: the baseline.
-// c2c, or r2c/c2r in place with FFTW's padded real layout (rows of 2 (n2/2 + 1) reals).
+// c2c, or r2c/c2r in place with FFTW's padded real layout (rows of 2 (n2/2 + 1) reals). Two
+// forms (FFTW's manual, "Transposed distributions"): natural, whose spectrum is x-slabs like
+// its input (FFTW-MPI transposes back at the end of the forward and again at the start of the
+// backward), and transposed (FFTW_MPI_TRANSPOSED_OUT / _IN: the spectrum stays y-slabs,
+// [y][x][z] locally, one global transpose per direction fewer). a2a's forward also leaves its
+// spectrum transposed, so the transposed form is the like-for-like comparison.
 class FftwMpi {
  public:
-  FftwMpi(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool r2c, unsigned flags)
-      : n_(n), r2c_(r2c), nc_(r2c ? n[2] / 2 + 1 : n[2]) {
+  FftwMpi(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool r2c, unsigned flags,
+          bool transposed)
+      : n_(n), transposed_(transposed), nc_(r2c ? n[2] / 2 + 1 : n[2]) {
 #ifdef A2A_WITH_FFTW_MPI
     fftw_mpi_init();
-    const ptrdiff_t alloc = fftw_mpi_local_size_3d(n[0], n[1], nc_, comm, &local_n0_, &start_);
+    const ptrdiff_t alloc =
+        transposed ? fftw_mpi_local_size_3d_transposed(n[0], n[1], nc_, comm, &local_n0_, &start_,
+                                                       &local_n1_, &start1_)
+                   : fftw_mpi_local_size_3d(n[0], n[1], nc_, comm, &local_n0_, &start_);
     data_ = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
     auto* real = reinterpret_cast<double*>(data_);
+    const unsigned out = transposed ? flags | FFTW_MPI_TRANSPOSED_OUT : flags;
+    const unsigned in = transposed ? flags | FFTW_MPI_TRANSPOSED_IN : flags;
     if (r2c) {
-      forward_ = fftw_mpi_plan_dft_r2c_3d(n[0], n[1], n[2], real, data_, comm, flags);
-      backward_ = fftw_mpi_plan_dft_c2r_3d(n[0], n[1], n[2], data_, real, comm, flags);
+      forward_ = fftw_mpi_plan_dft_r2c_3d(n[0], n[1], n[2], real, data_, comm, out);
+      backward_ = fftw_mpi_plan_dft_c2r_3d(n[0], n[1], n[2], data_, real, comm, in);
     } else {
-      forward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_FORWARD, flags);
-      backward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_BACKWARD, flags);
+      forward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_FORWARD, out);
+      backward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_BACKWARD, in);
     }
     if (forward_ == nullptr || backward_ == nullptr) {
       throw Error((flags & FFTW_WISDOM_ONLY) != 0
-                      ? "--fftw-plan wisdom-only: the wisdom has no plan for FFTW-MPI's transform"
-                      : "FFTW-MPI could not plan");
+                      ? "--fftw-plan wisdom-only: the wisdom has no plan for " + name() +
+                            "'s transform"
+                      : name() + " could not plan");
     }
 #else
     (void)comm;
@@ -353,15 +366,34 @@ class FftwMpi {
     fftw_destroy_plan(backward_);
     fftw_free(data_);
   }
-  // The spectrum's box (n2/2 + 1 along z for r2c) and the input's.
+  FftwMpi(const FftwMpi&) = delete;
+  FftwMpi& operator=(const FftwMpi&) = delete;
+
+  std::string name() const {
+    return transposed_ ? "fftw-mpi-transposed" : "fftw-mpi";
+  }
+  // The spectrum's box (n2/2 + 1 along z for r2c): x-slabs, or y-slabs when transposed.
   Box box() const {
+    if (transposed_) return Box{{0, start1_, 0}, {n_[0], start1_ + local_n1_, nc_}};
     return Box{{start_, 0, 0}, {start_ + local_n0_, n_[1], nc_}};
   }
+  // The input's box (x-slabs in both forms).
   Box real_box() const {
     return Box{{start_, 0, 0}, {start_ + local_n0_, n_[1], n_[2]}};
   }
-  std::complex<double>* data() {
-    return reinterpret_cast<std::complex<double>*>(data_);
+  // This rank's spectrum in box() order, [x][y][z] (the transposed form holds it [y][x][z]).
+  std::vector<std::complex<double>> spectrum() const {
+    const auto* at = reinterpret_cast<const std::complex<double>*>(data_);
+    const Box b = box();
+    std::vector<std::complex<double>> out(static_cast<std::size_t>(b.count()));
+    if (!transposed_) {
+      std::copy_n(at, out.size(), out.begin());
+      return out;
+    }
+    for (std::int64_t y = 0; y < local_n1_; ++y)
+      for (std::int64_t x = 0; x < n_[0]; ++x)
+        std::copy_n(at + (y * n_[0] + x) * nc_, nc_, out.begin() + (x * local_n1_ + y) * nc_);
+    return out;
   }
   // Copies unpadded input (complex for c2c, real for r2c) into FFTW's layout.
   template <typename T>
@@ -373,29 +405,39 @@ class FftwMpi {
         std::copy_n(in.data() + r * n_[2], n_[2], real + r * 2 * nc_);
       }
     } else {
-      std::copy(in.begin(), in.end(), data());
+      std::copy(in.begin(), in.end(), reinterpret_cast<std::complex<double>*>(data_));
     }
   }
   void forward() {
     fftw_execute(forward_);
   }
+  // Back to the input's layout (x-slabs in both forms), scaled by 1/N.
   void backward_normalized() {
     fftw_execute(backward_);
     const double scale = 1.0 / static_cast<double>(n_[0] * n_[1] * n_[2]);
     auto* real = reinterpret_cast<double*>(data_);
-    const std::int64_t values = r2c_ ? local_n0_ * n_[1] * 2 * nc_ : 2 * box().count();
+    const std::int64_t values = local_n0_ * n_[1] * 2 * nc_;
     for (std::int64_t i = 0; i < values; ++i)
       real[i] *= scale;
   }
 
  private:
   std::array<std::int64_t, 3> n_;
-  bool r2c_;
+  bool transposed_;
   std::int64_t nc_;
-  ptrdiff_t local_n0_ = 0, start_ = 0;
+  ptrdiff_t local_n0_ = 0, start_ = 0, local_n1_ = 0, start1_ = 0;
   fftw_complex* data_ = nullptr;
   fftw_plan forward_ = nullptr, backward_ = nullptr;
 };
+
+// Both FFTW-MPI forms, the transposed (like for like, the headline) first.
+inline std::vector<std::unique_ptr<FftwMpi>> fftw_mpi_baselines(
+    MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool r2c, unsigned flags) {
+  std::vector<std::unique_ptr<FftwMpi>> out;
+  out.push_back(std::make_unique<FftwMpi>(comm, n, r2c, flags, true));
+  out.push_back(std::make_unique<FftwMpi>(comm, n, r2c, flags, false));
+  return out;
+}
 
 template <typename V, typename Real = typename V::value_type::value_type,
           typename Out = std::vector<Real>>

@@ -72,25 +72,45 @@ void merge_on_root(MPI_Comm comm, bool single) {
   }
 }
 
+// `text` with its header's configuration signature replaced by this process's. FFTW refuses
+// wisdom whose signature (a hash of the planner's registered solvers) is not its own, and
+// fftw_mpi_init adds FFTW-MPI's solvers: wisdom written without them (fftw-wisdom, an a2a
+// process that ran no FFTW-MPI transform) would never import into a process that has called it
+// (a deck after its first baseline, or after importing a cache written with them). The solvers
+// it names keep their names and indices, so its entries stay valid; if one names a solver this
+// process lacks, FFTW still refuses the whole file.
+std::string with_own_signature(const std::string& text, bool single) {
+  char* own = single ? fftwf_export_wisdom_to_string() : fftw_export_wisdom_to_string();
+  const std::string mine(own);
+  std::free(own);
+  const auto header = [](const std::string& t) { return t.substr(0, t.find('\n')); };
+  const auto prefix = [](const std::string& line) { return line.substr(0, line.find(" #x")); };
+  const std::string theirs = header(text), ours = header(mine);
+  if (prefix(theirs) != prefix(ours)) return text;  // another FFTW version or precision
+  return ours + text.substr(theirs.size());
+}
+
 // Imports FILE (double) or FILE.float (single); true when it exists and is wisdom.
 bool import(const std::string& path, bool single, bool& exists) {
   std::ifstream in(path);
   exists = static_cast<bool>(in);
   if (!exists) return true;
-  std::stringstream text;
-  text << in.rdbuf();
-  if (single) return fftwf_import_wisdom_from_string(text.str().c_str()) != 0;
-  // FFTW ties wisdom to the planner's set of solvers: wisdom written without FFTW-MPI's
-  // (fftw-wisdom, or a2a without the baseline) imports only before fftw_mpi_init, and wisdom
-  // naming them only after it.
-  bool imported = fftw_import_wisdom_from_string(text.str().c_str()) != 0;
+  std::stringstream stream;
+  stream << in.rdbuf();
+  const std::string text = stream.str();
+  const auto import_text = [single](const std::string& t) {
+    return (single ? fftwf_import_wisdom_from_string(t.c_str())
+                   : fftw_import_wisdom_from_string(t.c_str())) != 0;
+  };
+  if (import_text(text)) return true;
 #ifdef A2A_WITH_FFTW_MPI
-  if (!imported) {
+  // Wisdom naming FFTW-MPI's solvers imports only after fftw_mpi_init.
+  if (!single) {
     fftw_mpi_init();
-    imported = fftw_import_wisdom_from_string(text.str().c_str()) != 0;
+    if (import_text(text)) return true;
   }
 #endif
-  return imported;
+  return import_text(with_own_signature(text, single));
 }
 
 void warn(MPI_Comm comm, const std::string& text) {
@@ -116,8 +136,15 @@ std::string wisdom_cache_path() {
   for (char& c : version) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';
   }
-  const std::size_t key =
-      std::hash<std::string>{}(std::string(fftw_version) + "|" + fftw_cc + "|" + cpu_identity());
+  // FFTW-MPI's solvers are part of the planner's configuration (see with_own_signature): builds
+  // with and without FFTW-MPI keep separate caches.
+#ifdef A2A_WITH_FFTW_MPI
+  const std::string solvers = "|fftw-mpi";
+#else
+  const std::string solvers;
+#endif
+  const std::size_t key = std::hash<std::string>{}(std::string(fftw_version) + "|" + fftw_cc + "|" +
+                                                   cpu_identity() + solvers);
   return dir + "/" + version + "-" + hex(key) + ".wisdom";
 }
 

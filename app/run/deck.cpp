@@ -257,6 +257,7 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
       e.grid = text_of(table, "grid");
       if (has("decomp")) e.decomp = one_of(table, "decomp", {"slab", "pencil", "auto"});
       if (has("proc_grid")) {
+        if (!has("decomp")) e.decomp = "pencil";  // a process grid asks for a pencil
         if (e.decomp != "pencil")
           fail_at(table.at("proc_grid"), "proc_grid needs decomp = \"pencil\"");
         e.proc_grid = text_of(table, "proc_grid");

@@ -51,7 +51,7 @@ struct Experiment {
   bool check = true;
   BenchConfig bench;  // bench: algorithms, sizes, distribution (iters/warmup/check copied)
   // fft
-  std::string grid, decomp = "pencil", proc_grid, transform = "c2c", fft_check = "serial";
+  std::string grid, decomp = "auto", proc_grid, transform = "c2c", fft_check = "serial";
   std::string baseline;   // "fftw-mpi" or ""
   int chunks = 1;         // pipelined transposes (a2a fft --chunks)
   bool in_place = false;  // c2c forward and backward on one array (a2a fft --in-place)
