@@ -354,16 +354,7 @@ Runner setup_fft(CLI::App& app, const Session& session) {
       ->check(CLI::IsMember({"serial", "roundtrip", "planewave", "none"}));
   sub->add_option("--precision", s->precision, "double or float")
       ->check(CLI::IsMember({"double", "float"}));
-  sub->add_option("--fftw-plan", s->fftw_plan,
-                  "FFTW's planner: measure (the fast plans, timed once per machine: the "
-                  "wisdom cache keeps them), estimate (no timing, slower plans), patient, or "
-                  "wisdom-only (plans only from --wisdom FILE)")
-      ->check(CLI::IsMember({"estimate", "measure", "patient", "wisdom-only"}))
-      ->capture_default_str();
-  sub->add_option("--wisdom", s->wisdom,
-                  "FFTW wisdom kept across runs: auto (this machine's cache, ~/.cache/a2a), "
-                  "none, or FILE (FILE and FILE.float)")
-      ->capture_default_str();
+  add_planning_options(*sub, s->fftw_plan, s->wisdom);
   sub->add_option("--baseline", s->baseline,
                   "fftw-mpi: also run FFTW's MPI transform, both its transposed form (like for "
                   "like: the headline ratio) and its natural layout, on the same input; "

@@ -37,16 +37,7 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
   sub->add_option("--backend,-b", s->backend, "backend spec of the three transposes");
   sub->add_option("--check", s->check, "serial (vs serial FFTW) or none")
       ->check(CLI::IsMember({"serial", "none"}));
-  sub->add_option("--fftw-plan", s->fftw_plan,
-                  "FFTW's planner: measure (the fast plans, timed once per machine: the "
-                  "wisdom cache keeps them), estimate (no timing, slower plans), patient, or "
-                  "wisdom-only (plans only from --wisdom FILE)")
-      ->check(CLI::IsMember({"estimate", "measure", "patient", "wisdom-only"}))
-      ->capture_default_str();
-  sub->add_option("--wisdom", s->wisdom,
-                  "FFTW wisdom kept across runs: auto (this machine's cache, ~/.cache/a2a), "
-                  "none, or FILE")
-      ->capture_default_str();
+  fft::add_planning_options(*sub, s->fftw_plan, s->wisdom);
   sub->add_option("--baseline", s->baseline,
                   "fftw-mpi: also run FFTW's MPI 1D transform on the same input, compare, time")
       ->check(CLI::IsMember({"fftw-mpi"}));

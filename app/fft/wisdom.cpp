@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "a2a/error.hpp"
+#include "commands.hpp"  // CLI11, kept clear of SimGrid's exit macro
 #include "core/files.hpp"
 
 namespace a2a::fft {
@@ -120,6 +121,21 @@ void warn(MPI_Comm comm, const std::string& text) {
 }
 
 }  // namespace
+
+void add_planning_options(CLI::App& command, std::string& fftw_plan, std::string& wisdom) {
+  command
+      .add_option("--fftw-plan", fftw_plan,
+                  "FFTW's planner: measure (the fast plans, timed once per machine: the "
+                  "wisdom cache keeps them), estimate (no timing, slower plans), patient, or "
+                  "wisdom-only (plans only from --wisdom FILE)")
+      ->check(CLI::IsMember({"estimate", "measure", "patient", "wisdom-only"}))
+      ->capture_default_str();
+  command
+      .add_option("--wisdom", wisdom,
+                  "FFTW wisdom kept across runs: auto (this machine's cache, ~/.cache/a2a), "
+                  "none, or FILE (FILE and FILE.float)")
+      ->capture_default_str();
+}
 
 std::string wisdom_cache_path() {
   std::string dir;

@@ -18,6 +18,10 @@
 
 #include <string>
 
+namespace CLI {
+class App;
+}
+
 namespace a2a::fft {
 
 class Wisdom {
@@ -40,5 +44,8 @@ class Wisdom {
 
 // This machine's cache file (see above), or "" when no directory can be named.
 std::string wisdom_cache_path();
+
+// --fftw-plan and --wisdom, as a2a fft and a2a fft1d take them.
+void add_planning_options(CLI::App& command, std::string& fftw_plan, std::string& wisdom);
 
 }  // namespace a2a::fft
