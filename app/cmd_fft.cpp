@@ -211,10 +211,7 @@ int run(const Session& session, const Settings& s) {
 #endif
       const auto b = gather(session.comm, fft.output_box(), spectrum, spectrum_grid);
       for (auto& baseline : baselines) {
-        if (r2c)
-          baseline->load(real_parts(slab));
-        else
-          baseline->load(slab);
+        baseline->load(slab);
         baseline->forward();
         const auto a = gather(session.comm, baseline->box(), baseline->spectrum(), spectrum_grid);
         double difference = -1;

@@ -431,12 +431,8 @@ ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& 
   if (!e.baseline.empty()) {
     baselines = fft::fftw_mpi_baselines(session.comm, o.n, r2c, o.fftw_flags);
     const auto slab = fft::fill<double>(baselines.front()->real_box(), o.n, planewave);
-    for (auto& baseline : baselines) {
-      if (r2c)
-        baseline->load(fft::real_parts(slab));
-      else
-        baseline->load(slab);
-    }
+    for (auto& baseline : baselines)
+      baseline->load(slab);
   }
   std::vector<std::vector<double>> baseline_times(baselines.size());
   save_wisdom(e, wisdom);  // every plan of the experiment (a2a's and the baseline's) is made

@@ -112,6 +112,17 @@ int main() {
     for (const std::string& d : a2a::app::fit::doubts(a2a::app::fit::fit(falling)))
       negative |= d.find("beta = -") == 0;
     check(negative, "times falling with bytes: beta not positive");
+    // Times near DBL_MAX (a hostile records file): the sums overflow and R^2 is NaN, which
+    // must fail the test rather than pass it.
+    auto huge = synthetic(alpha, beta, gamma, 0.0, true, 1);
+    for (std::size_t i = 0; i < huge.size(); i += 2)
+      huge[i].time_us = 1e308;
+    const auto huge_fit = a2a::app::fit::fit(huge);
+    bool nan_refused = false;
+    for (const std::string& d : a2a::app::fit::doubts(huge_fit))
+      nan_refused |= d.find("R^2 = ") == 0;
+    check(std::isnan(huge_fit.r_squared) ? nan_refused : !a2a::app::fit::doubts(huge_fit).empty(),
+          "times of 1e308: the fit does not hold (R^2 " + std::to_string(huge_fit.r_squared) + ")");
   }
   // Forwarding backends only: gamma cannot be told from beta; beta absorbs it.
   {

@@ -331,7 +331,7 @@ class FftwMpi {
  public:
   FftwMpi(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool r2c, unsigned flags,
           bool transposed)
-      : n_(n), transposed_(transposed), nc_(r2c ? n[2] / 2 + 1 : n[2]) {
+      : n_(n), r2c_(r2c), transposed_(transposed), nc_(r2c ? n[2] / 2 + 1 : n[2]) {
 #ifdef A2A_WITH_FFTW_MPI
     fftw_mpi_init();
     const ptrdiff_t alloc =
@@ -395,15 +395,15 @@ class FftwMpi {
         std::copy_n(at + (y * n_[0] + x) * nc_, nc_, out.begin() + (x * local_n1_ + y) * nc_);
     return out;
   }
-  // Copies unpadded input (complex for c2c, real for r2c) into FFTW's layout.
-  template <typename T>
-  void load(const std::vector<T>& in) {
-    if constexpr (std::is_same_v<T, double>) {
+  // Copies the input (x-slabs, as fill() makes them; for r2c its real parts) into FFTW's
+  // layout (padded real rows for r2c).
+  void load(const std::vector<std::complex<double>>& in) {
+    if (r2c_) {
       auto* real = reinterpret_cast<double*>(data_);
       const std::int64_t rows = local_n0_ * n_[1];
-      for (std::int64_t r = 0; r < rows; ++r) {
-        std::copy_n(in.data() + r * n_[2], n_[2], real + r * 2 * nc_);
-      }
+      for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t z = 0; z < n_[2]; ++z)
+          real[r * 2 * nc_ + z] = in[static_cast<std::size_t>(r * n_[2] + z)].real();
     } else {
       std::copy(in.begin(), in.end(), reinterpret_cast<std::complex<double>*>(data_));
     }
@@ -423,7 +423,7 @@ class FftwMpi {
 
  private:
   std::array<std::int64_t, 3> n_;
-  bool transposed_;
+  bool r2c_, transposed_;
   std::int64_t nc_;
   ptrdiff_t local_n0_ = 0, start_ = 0, local_n1_ = 0, start1_ = 0;
   fftw_complex* data_ = nullptr;

@@ -36,7 +36,8 @@ class Padded {
         procs_(static_cast<std::size_t>(ctx.procs)),
         exchange_(ctx.comm, rank_, procs_, std::stoull(ctx.resolved_value("r")),
                   resolved_window(ctx), padded + kHeader, tag::padded),
-        work_(procs_ * (padded + kHeader)) {}
+        work_(procs_ * (padded + kHeader)),
+        fold_(simulation_fold_threshold()) {}
 
   // padded: this call's largest block (grows the work array when it grows).
   void run(const std::byte* send, std::byte* recv, const LayoutView& l, std::size_t padded,
@@ -65,8 +66,7 @@ class Padded {
     exchange_.run(work_.data(), slot).add_to(c);
     // Under SimGrid with folded buffers (a2a/buffer.hpp) every rank's work array is the same
     // pages: the lengths read back are another rank's, so the receiver's counts stand.
-    const std::size_t fold = simulation_fold_threshold();
-    const bool headers_folded = fold != 0 && work_.size() >= fold;
+    const bool headers_folded = fold_ != 0 && work_.size() >= fold_;
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t src = (p + n - i) % n;
       const std::byte* at = work_.data() + i * slot;
@@ -92,7 +92,8 @@ class Padded {
 
   std::size_t rank_, procs_;
   RadixExchange exchange_;
-  ByteBuffer work_;  // padding bytes are never read: each block's length travels with it
+  ByteBuffer work_;   // padding bytes are never read: each block's length travels with it
+  std::size_t fold_;  // from this size SimGrid folds work_ (a2a/buffer.hpp); 0: never
 };
 
 class PaddedPlan final : public PlanImpl {
