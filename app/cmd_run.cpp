@@ -31,10 +31,11 @@
 #include "run/deck.hpp"
 #include "run/metadata.hpp"
 #ifdef A2A_WITH_FFTW
+#include "fft/baseline.hpp"
+#include "fft/experiment.hpp"
 #include "fft/fft1d.hpp"
-#include "fft/fft3d.hpp"
-#include "fft/harness.hpp"
-#include "fft/timed_arrays.hpp"
+#include "fft/grid.hpp"
+#include "fft/wisdom.hpp"
 #endif
 #ifdef A2A_WITH_HDF5
 #include "io/results.hpp"
@@ -291,6 +292,11 @@ void validate(const Session& session, const Experiment& e) {
       // Plans are cheap with FFTW_ESTIMATE: make each once to find impossible combinations.
       fft::Options o;
       if (e.type == Type::fft) o = fft_options(session, e);
+      if (e.type == Type::fft1d && !e.baseline.empty()) {
+        // FFTW-MPI's 1D plan needs N divisible by P: found now, named at the baseline line.
+        at_line(e.table.at("baseline"), "",
+                [&] { fft::FftwMpi1d probe(session.comm, e.points, FFTW_ESTIMATE); });
+      }
       for (const std::string& spec : e.backends) {
         at_line(backends_key(e), "backend '" + spec + "': ", [&] {
           if (e.type == Type::fft1d) {
@@ -359,235 +365,68 @@ ExperimentResult run_bench(const Session& session, const Experiment& e, Progress
 }
 
 #ifdef A2A_WITH_FFTW
-// The timings of an FFT backend: per timed call, the slowest rank's total and the slowest
-// rank's time in the transposes and in the local FFTs (the FFT classes accumulate both).
-struct PhaseTimes {
-  std::vector<double> total, transpose, compute;
-  template <typename Fft, typename Body>
-  void measure(const Session& session, Fft& fft, bool keep, Body&& body) {
-    const double t0 = fft.transpose_seconds, c0 = fft.compute_seconds;
-    const double us = slowest_us(session.comm, body);
-    double split[2] = {(fft.transpose_seconds - t0) * 1e6, (fft.compute_seconds - c0) * 1e6};
-    MPI_Reduce(session.root() ? MPI_IN_PLACE : split, split, 2, MPI_DOUBLE, MPI_MAX, 0,
-               session.comm);
-    if (!keep) return;
-    total.push_back(us);
-    transpose.push_back(split[0]);
-    compute.push_back(split[1]);
+// An FFT experiment's series as outputs: each record with its per-call datasets.
+void add_fft_outputs(ExperimentResult& result, std::vector<nlohmann::json> records,
+                     const fft::FftResult& r, const std::string& size_key) {
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const fft::FftSeries& s = r.series[i];
+    Output out{std::move(records[i]), {{"times_us", s.total_us}}, {}};
+    if (!s.baseline) {
+      out.datasets.emplace_back("transpose_us", s.transpose_us);
+      out.datasets.emplace_back("compute_us", s.compute_us);
+    }
+    result.outputs.push_back(std::move(out));
   }
-};
+  add_vs_mpi(result.outputs, size_key);
+}
 
 ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& progress) {
-  ExperimentResult result;
-  fft::Options o = fft_options(session, e);
-  const bool r2c = o.r2c, planewave = e.fft_check == "planewave";
-  const std::array<std::int64_t, 3> spectrum_grid{o.n[0], o.n[1], r2c ? o.n[2] / 2 + 1 : o.n[2]};
-  const std::int64_t total = o.n[0] * o.n[1] * o.n[2];
-  const double bound = 1e-10;
-  const double unit = fft_unit(static_cast<double>(total));
-
-  struct Entry {
-    std::string spec;
-    std::unique_ptr<fft::Fft3d<double>> fft;
-    std::unique_ptr<fft::TimedArrays<double>> a;
-    double error = 0;
-    PhaseTimes t;
-  };
+  fft::Fft3dExperiment x;
+  x.grid = e.grid;
+  x.options = fft_options(session, e);
+  x.decomp_requested = e.decomp;
+  x.decomp = fft::resolve_decomp(e.decomp, x.options.n, session.procs);
+  x.backends = e.backends;
+  x.check = e.fft_check;
+  x.in_place = e.in_place;
+  x.baseline = !e.baseline.empty();
+  x.iters = e.iters;
+  x.warmup = e.warmup;
+  x.fftw_plan = e.fftw_plan;
+  const double unit =
+      fft_unit(static_cast<double>(x.options.n[0] * x.options.n[1] * x.options.n[2]));
   const fft::Wisdom wisdom = wisdom_of(session, e);
-  std::vector<Entry> entries;
-  std::vector<std::complex<double>> reference;  // rank 0: the serial spectrum
-  for (const std::string& spec : e.backends) {
-    Entry& x = entries.emplace_back();
-    x.spec = spec;
-    o.backend = spec;
-    x.fft = std::make_unique<fft::Fft3d<double>>(session.comm, o);
-    x.a = std::make_unique<fft::TimedArrays<double>>(*x.fft, o, planewave, e.in_place);
+  const fft::FftResult r = fft::run_fft3d<double>(
+      session.comm, x, [&] { save_wisdom(e, wisdom); },
+      [&](double calls, const std::string& what) { progress.advance(calls * unit, what); });
+  ExperimentResult result;
+  result.failures = r.failures;
+  if (session.root()) {
+    add_fft_outputs(result, fft::fft3d_records(x, r, session.procs, "double"), r, "grid");
   }
-  // Checks: once per backend, before timing.
-  for (Entry& x : entries) {
-    x.a->check_pass(*x.fft);
-    if (e.fft_check == "roundtrip") {
-      x.error = r2c ? fft::max_relative(session.comm, x.a->real_back, x.a->real_input)
-                    : fft::max_relative(session.comm, x.a->back, x.a->input);
-    } else if (e.fft_check != "none") {
-      const Box in_box = r2c ? x.fft->real_box() : x.fft->input_box();
-      const auto whole =
-          fft::gather(session.comm, x.fft->output_box(), x.a->spectrum, spectrum_grid);
-      const auto whole_input = fft::gather(session.comm, in_box, x.a->input, o.n);
-      if (session.root()) {
-        if (reference.empty()) {  // the same input for every backend: one reference
-          reference = planewave ? fft::planewave_spectrum<double>(o.n)
-                                : fft::serial_reference<double>(o.n, r2c, whole_input);
-        }
-        x.error = fft::relative_error(whole, reference);
-      }
-      MPI_Bcast(&x.error, 1, MPI_DOUBLE, 0, session.comm);
-    }
-    if (e.fft_check != "none" && x.error > bound) ++result.failures;
-    progress.advance(2 * unit, x.spec + " checked");
-  }
-  // FFTW's own MPI transform, both forms (transposed and natural), as two more series.
-  std::vector<std::unique_ptr<fft::FftwMpi>> baselines;
-  if (!e.baseline.empty()) {
-    baselines = fft::fftw_mpi_baselines(session.comm, o.n, r2c, o.fftw_flags);
-    const auto slab = fft::fill<double>(baselines.front()->real_box(), o.n, planewave);
-    for (auto& baseline : baselines)
-      baseline->load(slab);
-  }
-  std::vector<std::vector<double>> baseline_times(baselines.size());
-  save_wisdom(e, wisdom);  // every plan of the experiment (a2a's and the baseline's) is made
-  // Interleaved: A B C (baseline) A B C ...; warm-up rounds are not recorded.
-  for (int it = -e.warmup; it < e.iters; ++it) {
-    for (Entry& x : entries) {
-      x.t.measure(session, *x.fft, it >= 0, [&] {
-        x.a->forward(*x.fft);
-        x.a->backward(*x.fft);
-      });
-    }
-    for (std::size_t b = 0; b < baselines.size(); ++b) {
-      const double us = slowest_us(session.comm, [&] {
-        baselines[b]->forward();
-        baselines[b]->backward_normalized();
-      });
-      if (it >= 0) baseline_times[b].push_back(us);
-    }
-    progress.advance(static_cast<double>(entries.size() + baselines.size()) * unit,
-                     it < 0
-                         ? std::string("warm-up")
-                         : "iteration " + std::to_string(it + 1) + "/" + std::to_string(e.iters));
-  }
-  if (!session.root()) return result;
-  const double flops =
-      (r2c ? 5.0 : 10.0) * static_cast<double>(total) * std::log2(static_cast<double>(total));
-  auto base_record = [&](const std::string& label, const std::string& backend) {
-    return nlohmann::json{{"app", "fft"},
-                          {"label", label},
-                          {"backend", backend},
-                          {"grid", e.grid},
-                          {"transform", e.transform},
-                          {"in_place", e.in_place},
-                          {"fftw_plan", e.fftw_plan},
-                          {"decomp", fft::resolve_decomp(e.decomp, o.n, session.procs)},
-                          {"proc_grid", std::to_string(o.p1) + "x" + std::to_string(o.p2)},
-                          {"procs", session.procs},
-                          {"iters", e.iters}};
-  };
-  for (Entry& x : entries) {
-    nlohmann::json rec = base_record(x.spec, x.fft->backends());
-    const bool checked = e.fft_check != "none";
-    rec["check"] = checked ? (x.error <= bound ? "passed" : "failed") : "skipped";
-    rec["check_kind"] = e.fft_check;
-    rec["relative_error"] = x.error;
-    const stats::Summary s = stats::summarize(x.t.total);
-    put_summary(rec, s);
-    rec["transpose_us"] = stats::median(x.t.transpose);
-    rec["compute_us"] = stats::median(x.t.compute);
-    rec["gflops"] = flops / (s.median * 1e-6) / 1e9;
-    result.outputs.push_back(
-        {rec,
-         {{"times_us", x.t.total}, {"transpose_us", x.t.transpose}, {"compute_us", x.t.compute}},
-         {}});
-  }
-  for (std::size_t b = 0; b < baselines.size(); ++b) {
-    nlohmann::json rec = base_record(baselines[b]->name(), baselines[b]->name());
-    rec["check"] = "skipped";
-    const stats::Summary s = stats::summarize(baseline_times[b]);
-    put_summary(rec, s);
-    rec["gflops"] = flops / (s.median * 1e-6) / 1e9;
-    result.outputs.push_back({rec, {{"times_us", baseline_times[b]}}, {}});
-  }
-  add_vs_mpi(result.outputs, "grid");
   return result;
 }
 
 ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress& progress) {
-  ExperimentResult result;
-  const std::int64_t n1 = n1_of(e), n2 = e.points / n1;
-  const double bound = 1e-10, unit = fft_unit(static_cast<double>(e.points));
-  struct Entry {
-    std::string spec;
-    std::unique_ptr<fft::SixStep> fft;
-    std::vector<std::complex<double>> in, out;
-    double error = 0;
-    PhaseTimes t;
-  };
+  fft::Fft1dExperiment x;
+  x.points = e.points;
+  x.n1 = n1_of(e);
+  x.backends = e.backends;
+  x.check = e.check;
+  x.baseline = !e.baseline.empty();
+  x.iters = e.iters;
+  x.warmup = e.warmup;
+  x.fftw_plan = e.fftw_plan;
+  const double unit = fft_unit(static_cast<double>(e.points));
   const fft::Wisdom wisdom = wisdom_of(session, e);
-  const unsigned flags = fft::fftw_flags_of(e.fftw_plan);
-  std::vector<Entry> entries;
-  std::vector<std::complex<double>> reference;
-  for (const std::string& spec : e.backends) {
-    Entry& x = entries.emplace_back();
-    x.spec = spec;
-    x.fft = std::make_unique<fft::SixStep>(session.comm, n1, n2, spec, flags);
-    x.in.resize(static_cast<std::size_t>(x.fft->input_count()));
-    for (std::size_t i = 0; i < x.in.size(); ++i)
-      x.in[i] = fft::point(x.fft->input_first() + static_cast<std::int64_t>(i));
-    x.out.resize(static_cast<std::size_t>(x.fft->output_count()));
-    x.fft->forward(x.in.data(), x.out.data());
-    if (e.check) {
-      const auto got = fft::gather_blocks(session.comm, x.out);
-      if (session.root()) {
-        if (reference.empty()) reference = fft::serial_1d_reference(e.points);
-        x.error = fft::relative_error(got, reference);
-      }
-      MPI_Bcast(&x.error, 1, MPI_DOUBLE, 0, session.comm);
-      if (x.error > bound) ++result.failures;
-    }
-    progress.advance(2 * unit, spec + " checked");
+  const fft::FftResult r = fft::run_fft1d(
+      session.comm, x, [&] { save_wisdom(e, wisdom); },
+      [&](double calls, const std::string& what) { progress.advance(calls * unit, what); });
+  ExperimentResult result;
+  result.failures = r.failures;
+  if (session.root()) {
+    add_fft_outputs(result, fft::fft1d_records(x, r, session.procs), r, "points");
   }
-  std::unique_ptr<fft::FftwMpi1d> baseline;
-  std::vector<double> baseline_times;
-  if (!e.baseline.empty()) {
-    at_line(e.table.at("baseline"), "",
-            [&] { baseline = std::make_unique<fft::FftwMpi1d>(session.comm, e.points, flags); });
-  }
-  save_wisdom(e, wisdom);
-  for (int it = -e.warmup; it < e.iters; ++it) {
-    for (Entry& x : entries) {
-      x.t.measure(session, *x.fft, it >= 0, [&] { x.fft->forward(x.in.data(), x.out.data()); });
-    }
-    if (baseline) {
-      const double us = slowest_us(session.comm, [&] { baseline->forward(); });
-      if (it >= 0) baseline_times.push_back(us);
-    }
-    progress.advance(static_cast<double>(entries.size()) * unit,
-                     it < 0
-                         ? std::string("warm-up")
-                         : "iteration " + std::to_string(it + 1) + "/" + std::to_string(e.iters));
-  }
-  if (!session.root()) return result;
-  const double n = static_cast<double>(e.points);
-  const double per_pair =
-      static_cast<double>(e.points) / (static_cast<double>(session.procs) * session.procs) * 16;
-  auto base_record = [&](const std::string& label, const std::string& backend) {
-    return nlohmann::json{{"app", "fft1d"},          {"label", label},    {"backend", backend},
-                          {"points", e.points},      {"n1", n1},          {"n2", n2},
-                          {"procs", session.procs},  {"bytes", per_pair}, {"iters", e.iters},
-                          {"fftw_plan", e.fftw_plan}};
-  };
-  for (Entry& x : entries) {
-    nlohmann::json rec = base_record(x.spec, x.fft->backends());
-    rec["check"] = e.check ? (x.error <= bound ? "passed" : "failed") : "skipped";
-    rec["relative_error"] = x.error;
-    const stats::Summary s = stats::summarize(x.t.total);
-    put_summary(rec, s);
-    rec["transpose_us"] = stats::median(x.t.transpose);
-    rec["compute_us"] = stats::median(x.t.compute);
-    rec["gflops"] = 5 * n * std::log2(n) / (s.median * 1e-6) / 1e9;
-    result.outputs.push_back(
-        {rec,
-         {{"times_us", x.t.total}, {"transpose_us", x.t.transpose}, {"compute_us", x.t.compute}},
-         {}});
-  }
-  if (baseline) {
-    nlohmann::json rec = base_record("fftw-mpi", "fftw-mpi");
-    rec["check"] = "skipped";
-    const stats::Summary s = stats::summarize(baseline_times);
-    put_summary(rec, s);
-    rec["gflops"] = 5 * n * std::log2(n) / (s.median * 1e-6) / 1e9;
-    result.outputs.push_back({rec, {{"times_us", baseline_times}}, {}});
-  }
-  add_vs_mpi(result.outputs, "points");
   return result;
 }
 #endif

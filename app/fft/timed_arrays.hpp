@@ -12,7 +12,7 @@
 
 #include "fft/aligned.hpp"
 #include "fft/fft3d.hpp"
-#include "fft/harness.hpp"
+#include "fft/reference.hpp"
 
 namespace a2a::fft {
 

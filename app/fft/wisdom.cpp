@@ -122,6 +122,13 @@ void warn(MPI_Comm comm, const std::string& text) {
 
 }  // namespace
 
+unsigned fftw_flags_of(const std::string& plan) {
+  if (plan == "measure") return FFTW_MEASURE;
+  if (plan == "patient") return FFTW_PATIENT;
+  if (plan == "wisdom-only") return FFTW_MEASURE | FFTW_WISDOM_ONLY;
+  return FFTW_ESTIMATE;
+}
+
 void add_planning_options(CLI::App& command, std::string& fftw_plan, std::string& wisdom) {
   command
       .add_option("--fftw-plan", fftw_plan,

@@ -45,6 +45,10 @@ class Wisdom {
 // This machine's cache file (see above), or "" when no directory can be named.
 std::string wisdom_cache_path();
 
+// --fftw-plan: estimate, measure, patient, or wisdom-only (measure-quality plans taken only
+// from the wisdom: an error, on every rank, where the wisdom lacks one, instead of planning).
+unsigned fftw_flags_of(const std::string& plan);
+
 // --fftw-plan and --wisdom, as a2a fft and a2a fft1d take them.
 void add_planning_options(CLI::App& command, std::string& fftw_plan, std::string& wisdom);
 

@@ -1,0 +1,169 @@
+// FFTW-MPI's transforms as the FFT experiments' baselines (see baseline.hpp).
+#include "fft/baseline.hpp"
+
+#ifdef A2A_WITH_FFTW_MPI
+#include <fftw3-mpi.h>
+#endif
+
+#include <algorithm>
+
+#include "a2a/error.hpp"
+#include "fft/reference.hpp"
+
+namespace a2a::fft {
+
+FftwMpi1d::FftwMpi1d(MPI_Comm comm, std::int64_t points, unsigned flags) {
+#ifdef A2A_WITH_FFTW_MPI
+  fftw_mpi_init();
+  ptrdiff_t ni = 0, i0 = 0, o0 = 0;
+  const ptrdiff_t alloc =
+      fftw_mpi_local_size_1d(points, comm, FFTW_FORWARD, flags, &ni, &i0, &outputs_, &o0);
+  data_ = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
+  plan_ = fftw_mpi_plan_dft_1d(points, data_, data_, comm, FFTW_FORWARD, flags);
+  int planned = plan_ != nullptr;
+  MPI_Allreduce(MPI_IN_PLACE, &planned, 1, MPI_INT, MPI_LAND, comm);
+  if (!planned && (flags & FFTW_WISDOM_ONLY) != 0) {
+    release();
+    throw Error("--fftw-plan wisdom-only: the wisdom has no plan for FFTW-MPI's 1D transform");
+  }
+  if (!planned) {
+    int procs = 1;
+    MPI_Comm_size(comm, &procs);
+    release();
+    throw Error("FFTW-MPI cannot plan a 1D transform of " + std::to_string(points) + " points on " +
+                std::to_string(procs) + " ranks (it needs N divisible by P, ideally by P^2)");
+  }
+  for (ptrdiff_t i = 0; i < ni; ++i) {
+    const auto v = point(i0 + i);
+    data_[i][0] = v.real();
+    data_[i][1] = v.imag();
+  }
+#else
+  (void)comm;
+  (void)points;
+  (void)flags;
+  throw Error(kNoFftwMpi);
+#endif
+}
+
+FftwMpi1d::~FftwMpi1d() {
+  release();
+}
+
+void FftwMpi1d::forward() {
+  fftw_execute(plan_);
+}
+
+std::vector<std::complex<double>> FftwMpi1d::output() const {
+  const auto* first = reinterpret_cast<const std::complex<double>*>(data_);
+  return {first, first + outputs_};
+}
+
+void FftwMpi1d::release() {
+  if (plan_ != nullptr) fftw_destroy_plan(plan_);
+  if (data_ != nullptr) fftw_free(data_);
+  plan_ = nullptr;
+  data_ = nullptr;
+}
+
+FftwMpi::FftwMpi(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool r2c, unsigned flags,
+                 bool transposed)
+    : n_(n), r2c_(r2c), transposed_(transposed), nc_(r2c ? n[2] / 2 + 1 : n[2]) {
+#ifdef A2A_WITH_FFTW_MPI
+  fftw_mpi_init();
+  const ptrdiff_t alloc = transposed
+                              ? fftw_mpi_local_size_3d_transposed(n[0], n[1], nc_, comm, &local_n0_,
+                                                                  &start_, &local_n1_, &start1_)
+                              : fftw_mpi_local_size_3d(n[0], n[1], nc_, comm, &local_n0_, &start_);
+  data_ = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
+  auto* real = reinterpret_cast<double*>(data_);
+  const unsigned out = transposed ? flags | FFTW_MPI_TRANSPOSED_OUT : flags;
+  const unsigned in = transposed ? flags | FFTW_MPI_TRANSPOSED_IN : flags;
+  if (r2c) {
+    forward_ = fftw_mpi_plan_dft_r2c_3d(n[0], n[1], n[2], real, data_, comm, out);
+    backward_ = fftw_mpi_plan_dft_c2r_3d(n[0], n[1], n[2], data_, real, comm, in);
+  } else {
+    forward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_FORWARD, out);
+    backward_ = fftw_mpi_plan_dft_3d(n[0], n[1], n[2], data_, data_, comm, FFTW_BACKWARD, in);
+  }
+  if (forward_ == nullptr || backward_ == nullptr) {
+    throw Error((flags & FFTW_WISDOM_ONLY) != 0
+                    ? "--fftw-plan wisdom-only: the wisdom has no plan for " + name() +
+                          "'s transform"
+                    : name() + " could not plan");
+  }
+#else
+  (void)comm;
+  (void)flags;
+  throw Error(kNoFftwMpi);
+#endif
+}
+
+FftwMpi::~FftwMpi() {
+  if (forward_ != nullptr) fftw_destroy_plan(forward_);
+  if (backward_ != nullptr) fftw_destroy_plan(backward_);
+  if (data_ != nullptr) fftw_free(data_);
+}
+
+std::string FftwMpi::name() const {
+  return transposed_ ? "fftw-mpi-transposed" : "fftw-mpi";
+}
+
+Box FftwMpi::box() const {
+  if (transposed_) return Box{{0, start1_, 0}, {n_[0], start1_ + local_n1_, nc_}};
+  return Box{{start_, 0, 0}, {start_ + local_n0_, n_[1], nc_}};
+}
+
+Box FftwMpi::real_box() const {
+  return Box{{start_, 0, 0}, {start_ + local_n0_, n_[1], n_[2]}};
+}
+
+std::vector<std::complex<double>> FftwMpi::spectrum() const {
+  const auto* at = reinterpret_cast<const std::complex<double>*>(data_);
+  const Box b = box();
+  std::vector<std::complex<double>> out(static_cast<std::size_t>(b.count()));
+  if (!transposed_) {
+    std::copy_n(at, out.size(), out.begin());
+    return out;
+  }
+  for (std::int64_t y = 0; y < local_n1_; ++y)
+    for (std::int64_t x = 0; x < n_[0]; ++x)
+      std::copy_n(at + (y * n_[0] + x) * nc_, nc_, out.begin() + (x * local_n1_ + y) * nc_);
+  return out;
+}
+
+void FftwMpi::load(const std::vector<std::complex<double>>& in) {
+  if (r2c_) {
+    auto* real = reinterpret_cast<double*>(data_);
+    const std::int64_t rows = local_n0_ * n_[1];
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t z = 0; z < n_[2]; ++z)
+        real[r * 2 * nc_ + z] = in[static_cast<std::size_t>(r * n_[2] + z)].real();
+  } else {
+    std::copy(in.begin(), in.end(), reinterpret_cast<std::complex<double>*>(data_));
+  }
+}
+
+void FftwMpi::forward() {
+  fftw_execute(forward_);
+}
+
+void FftwMpi::backward_normalized() {
+  fftw_execute(backward_);
+  const double scale = 1.0 / static_cast<double>(n_[0] * n_[1] * n_[2]);
+  auto* real = reinterpret_cast<double*>(data_);
+  const std::int64_t values = local_n0_ * n_[1] * 2 * nc_;
+  for (std::int64_t i = 0; i < values; ++i)
+    real[i] *= scale;
+}
+
+std::vector<std::unique_ptr<FftwMpi>> fftw_mpi_baselines(MPI_Comm comm,
+                                                         const std::array<std::int64_t, 3>& n,
+                                                         bool r2c, unsigned flags) {
+  std::vector<std::unique_ptr<FftwMpi>> out;
+  out.push_back(std::make_unique<FftwMpi>(comm, n, r2c, flags, true));
+  out.push_back(std::make_unique<FftwMpi>(comm, n, r2c, flags, false));
+  return out;
+}
+
+}  // namespace a2a::fft

@@ -1,0 +1,94 @@
+// FFTW's own MPI transforms on the same input as a2a's, the baselines of a2a fft, a2a fft1d and
+// the decks' FFT experiments.
+//
+// 3D (FftwMpi): x-slabs of FFTW's choosing; c2c, or r2c/c2r in place with FFTW's padded real
+// layout (rows of 2 (n2/2 + 1) reals). Two forms (FFTW's manual, "Transposed distributions"):
+// natural, whose spectrum is x-slabs like its input (FFTW-MPI transposes back at the end of the
+// forward and again at the start of the backward), and transposed (FFTW_MPI_TRANSPOSED_OUT /
+// _IN: the spectrum stays y-slabs, [y][x][z] locally, one global transpose per direction
+// fewer). a2a's forward also leaves its spectrum transposed, so the transposed form is the
+// like-for-like comparison and the headline.
+//
+// 1D (FftwMpi1d): FFTW's MPI 1D transform (its own distribution, in place) on the six-step
+// FFT's points.
+//
+// Both need libfftw3-mpi built for this MPI (Debian: Open MPI only); without it (the MPICH and
+// SimGrid builds) their constructors throw kNoFftwMpi.
+#pragma once
+
+#include <fftw3.h>
+#include <mpi.h>
+
+#include <array>
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "a2a/transpose.hpp"
+
+namespace a2a::fft {
+
+inline constexpr const char* kNoFftwMpi =
+    "this build has no FFTW-MPI (A2A_WITH_FFTW_MPI=OFF: Debian builds it for Open MPI only), "
+    "so --baseline fftw-mpi cannot run";
+
+// Throws a2a::Error, on every rank, where FFTW-MPI cannot plan N on P ranks (it needs N
+// divisible by P, ideally by P^2) or the build has no FFTW-MPI.
+class FftwMpi1d {
+ public:
+  FftwMpi1d(MPI_Comm comm, std::int64_t points, unsigned flags);
+  FftwMpi1d(const FftwMpi1d&) = delete;
+  FftwMpi1d& operator=(const FftwMpi1d&) = delete;
+  ~FftwMpi1d();
+  void forward();
+  // This rank's block of the spectrum (after forward()).
+  std::vector<std::complex<double>> output() const;
+
+ private:
+  void release();
+  fftw_plan plan_ = nullptr;
+  fftw_complex* data_ = nullptr;
+  std::ptrdiff_t outputs_ = 0;
+};
+
+class FftwMpi {
+ public:
+  FftwMpi(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool r2c, unsigned flags,
+          bool transposed);
+  ~FftwMpi();
+  FftwMpi(const FftwMpi&) = delete;
+  FftwMpi& operator=(const FftwMpi&) = delete;
+
+  // "fftw-mpi-transposed" or "fftw-mpi" (natural).
+  std::string name() const;
+  // The spectrum's box (n2/2 + 1 along z for r2c): x-slabs, or y-slabs when transposed.
+  Box box() const;
+  // The input's box (x-slabs in both forms).
+  Box real_box() const;
+  // This rank's spectrum in box() order, [x][y][z] (the transposed form holds it [y][x][z]).
+  std::vector<std::complex<double>> spectrum() const;
+  // Copies the complex input (x-slabs, as fill() makes them; for r2c its real parts) into
+  // FFTW's layout (padded real rows for r2c).
+  void load(const std::vector<std::complex<double>>& in);
+  void forward();
+  // Back to the input's layout (x-slabs in both forms), scaled by 1/N.
+  void backward_normalized();
+
+ private:
+  std::array<std::int64_t, 3> n_;
+  bool r2c_, transposed_;
+  std::int64_t nc_;
+  std::ptrdiff_t local_n0_ = 0, start_ = 0, local_n1_ = 0, start1_ = 0;
+  fftw_complex* data_ = nullptr;
+  fftw_plan forward_ = nullptr, backward_ = nullptr;
+};
+
+// Both FFTW-MPI forms, the transposed (like for like, the headline) first.
+std::vector<std::unique_ptr<FftwMpi>> fftw_mpi_baselines(MPI_Comm comm,
+                                                         const std::array<std::int64_t, 3>& n,
+                                                         bool r2c, unsigned flags);
+
+}  // namespace a2a::fft
