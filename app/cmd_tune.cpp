@@ -315,9 +315,8 @@ class Tuner {
 };
 
 // The cost model fitted to every measurement (as `a2a model --fit FILE.h5` fits the raw results
-// file), as the table's "model" section (gamma
-// only where direct and store-and-forward backends were both measured; a negative estimate,
-// which noise can give, is clamped to 0 and said so).
+// file), as the table's "model" section, only where the fit holds (fit::doubts); gamma only
+// where direct and store-and-forward backends were both measured.
 std::optional<nlohmann::json> model_section(const std::vector<Measured>& measured, int procs,
                                             const std::string& direct) {
   std::vector<fit::Observation> observations;
@@ -328,6 +327,16 @@ std::optional<nlohmann::json> model_section(const std::vector<Measured>& measure
     result = fit::fit(observations);
   } catch (const Error& e) {
     std::cerr << "tune: no cost model: " << e.what() << std::endl;
+    return std::nullopt;
+  }
+  // A fit that does not hold (a2a model --fit's criteria) predicts nothing: no section, so
+  // auto falls back to the shipped model for the P the table has no rules for.
+  if (const std::vector<std::string> why = fit::doubts(result); !why.empty()) {
+    std::string reasons;
+    for (const std::string& w : why)
+      reasons += (reasons.empty() ? "" : "; ") + w;
+    std::cerr << "tune: no cost model in the table: the fit does not hold (" << reasons << ")"
+              << std::endl;
     return std::nullopt;
   }
   nlohmann::json fit_info = fit::to_json(result);

@@ -176,6 +176,151 @@ std::byte* VectorRadixExchange::target_of(const Piece& p, std::byte* recv_base) 
   return nullptr;
 }
 
+// The per-call wire format of one round's message: a 4-byte length per element (kEscape for
+// one of `escape` bytes or more), then the escaped lengths as 8-byte values, then the elements'
+// data, in the round's position order.
+
+void VectorRadixExchange::merge_window(std::size_t first, std::size_t last) {
+  const std::size_t escape = escape_from();
+  std::size_t total_out = 0;
+  for (std::size_t k = first; k < last; ++k) {
+    std::size_t bytes = 0, escaped = 0;
+    for (std::size_t i : schedule_[k].positions) {
+      bytes += eit_[i].bytes;
+      escaped += eit_[i].bytes >= escape;
+    }
+    const std::size_t msg = 4 * schedule_[k].positions.size() + 8 * escaped + bytes;
+    msg_offset_out_[k - first] = total_out;
+    total_out += msg;
+    wide_out_[k - first] = msg;
+    size_out_[k - first] = msg < escape ? static_cast<std::uint32_t>(msg) : kEscape;
+  }
+  msg_offset_out_[last - first] = total_out;
+  grow(send_msg_, total_out);
+  for (std::size_t k = first; k < last; ++k) {
+    const auto& positions = schedule_[k].positions;
+    std::byte* header = send_msg_.data() + msg_offset_out_[k - first];
+    std::byte* wide = header + 4 * positions.size();
+    std::size_t escaped = 0;
+    for (std::size_t i : positions)
+      escaped += eit_[i].bytes >= escape;
+    std::byte* out = wide + 8 * escaped;
+    for (std::size_t n = 0; n < positions.size(); ++n) {
+      const Entry& e = eit_[positions[n]];
+      const std::uint32_t length = e.bytes < escape ? static_cast<std::uint32_t>(e.bytes) : kEscape;
+      std::memcpy(header + 4 * n, &length, 4);
+      if (length == kEscape) {
+        const std::uint64_t full = e.bytes;
+        std::memcpy(wide, &full, 8);
+        wide += 8;
+      }
+      if (e.bytes > 0) std::memcpy(out, data_of(e, nullptr), e.bytes);
+      out += e.bytes;
+    }
+  }
+}
+
+void VectorRadixExchange::exchange_window(std::size_t first, std::size_t last, RadixSent& sent) {
+  const auto source = [&](std::size_t k) {
+    return static_cast<int>((rank_ + procs_ - schedule_[k].distance) % procs_);
+  };
+  const auto destination = [&](std::size_t k) {
+    return static_cast<int>((rank_ + schedule_[k].distance) % procs_);
+  };
+  // Phase 1: the sizes (4 bytes, as in the paper; an 8-byte follow-up past 4 GiB).
+  for (std::size_t k = first; k < last; ++k)
+    requests_.irecv(&size_in_[k - first], 4, source(k), tag_, comm_);
+  for (std::size_t k = first; k < last; ++k)
+    requests_.isend(&size_out_[k - first], 4, destination(k), tag_, comm_);
+  requests_.wait_all();
+  sent.waits += 1;
+  for (std::size_t k = first; k < last; ++k) {
+    if (size_in_[k - first] == kEscape)
+      requests_.irecv(&wide_in_[k - first], 8, source(k), tag_ + 2, comm_);
+    if (size_out_[k - first] == kEscape) {
+      requests_.isend(&wide_out_[k - first], 8, destination(k), tag_ + 2, comm_);
+      sent.messages += 1;
+    }
+  }
+  if (requests_.pending() > 0) {
+    requests_.wait_all();
+    sent.waits += 1;
+  }
+  // Phase 2: the merged messages.
+  std::size_t total_in = 0;
+  for (std::size_t k = first; k < last; ++k) {
+    msg_offset_in_[k - first] = total_in;
+    total_in += size_in_[k - first] == kEscape ? wide_in_[k - first] : size_in_[k - first];
+  }
+  msg_offset_in_[last - first] = total_in;
+  grow(recv_msg_, total_in);
+  for (std::size_t k = first; k < last; ++k) {
+    const std::size_t bytes = msg_offset_in_[k - first + 1] - msg_offset_in_[k - first];
+    requests_.irecv(recv_msg_.data() + msg_offset_in_[k - first], bytes, source(k), tag_ + 1,
+                    comm_);
+  }
+  for (std::size_t k = first; k < last; ++k) {
+    const std::size_t bytes = msg_offset_out_[k - first + 1] - msg_offset_out_[k - first];
+    requests_.isend(send_msg_.data() + msg_offset_out_[k - first], bytes, destination(k), tag_ + 1,
+                    comm_);
+    sent.rounds += 1;
+    sent.messages += 2;
+    sent.elements += schedule_[k].positions.size();
+    sent.bytes += bytes + 4;
+  }
+  requests_.wait_all();
+  sent.waits += 1;
+}
+
+void VectorRadixExchange::place_window(std::size_t first, std::size_t last, const Output* output,
+                                       std::string& mismatch) {
+  // The sent elements' overflow space is free; place what arrived.
+  for (std::size_t k = first; k < last; ++k) {
+    for (std::size_t i : schedule_[k].positions) {
+      if (eit_[i].where == Where::overflow) release_overflow(eit_[i].offset, eit_[i].bytes);
+    }
+  }
+  for (std::size_t k = first; k < last; ++k) {
+    const auto& positions = schedule_[k].positions;
+    const std::byte* header = recv_msg_.data() + msg_offset_in_[k - first];
+    const std::byte* wide = header + 4 * positions.size();
+    std::size_t escaped = 0;
+    for (std::size_t n = 0; n < positions.size(); ++n) {
+      std::uint32_t length = 0;
+      std::memcpy(&length, header + 4 * n, 4);
+      escaped += length == kEscape;
+    }
+    const std::byte* in = wide + 8 * escaped;
+    for (std::size_t n = 0; n < positions.size(); ++n) {
+      const std::size_t i = positions[n];
+      std::uint32_t length32 = 0;
+      std::memcpy(&length32, header + 4 * n, 4);
+      std::size_t length = length32;
+      if (length32 == kEscape) {
+        std::uint64_t full = 0;
+        std::memcpy(&full, wide, 8);
+        wide += 8;
+        length = static_cast<std::size_t>(full);
+      }
+      Entry& e = eit_[i];
+      place(i, length, k, e);
+      if (e.where == Where::output) {
+        // A length that disagrees (an erroneous Alltoallv): what came, then zeros; reported
+        // once the rounds are over.
+        const std::size_t expected = output[i].bytes, bytes = std::min(length, expected);
+        if (bytes > 0) std::memcpy(output[i].data, in, bytes);
+        if (expected > bytes) std::memset(output[i].data + bytes, 0, expected - bytes);
+        if (length != expected && mismatch.empty()) {
+          mismatch = length_error(length, expected, (rank_ + procs_ - i) % procs_);
+        }
+      } else if (length > 0) {
+        std::memcpy(const_cast<std::byte*>(data_of(e, nullptr)), in, length);
+      }
+      in += length;
+    }
+  }
+}
+
 RadixSent VectorRadixExchange::run(const Element* input, const Output* output) {
   RadixSent sent;
   for (std::size_t i = 0; i < procs_; ++i)
@@ -192,142 +337,10 @@ RadixSent VectorRadixExchange::run(const Element* input, const Output* output) {
       mismatch = length_error(input[0].bytes, output[0].bytes, rank_);
     }
   }
-
   for (const auto& [first, last] : windows_) {
-    const std::size_t m = last - first;
-    // Merge every round's elements: 4-byte lengths (escaped past 2^32-2), then the data.
-    const std::size_t escape = escape_from();
-    std::size_t total_out = 0;
-    for (std::size_t k = first; k < last; ++k) {
-      std::size_t bytes = 0, escaped = 0;
-      for (std::size_t i : schedule_[k].positions) {
-        bytes += eit_[i].bytes;
-        escaped += eit_[i].bytes >= escape;
-      }
-      const std::size_t msg = 4 * schedule_[k].positions.size() + 8 * escaped + bytes;
-      msg_offset_out_[k - first] = total_out;
-      total_out += msg;
-      wide_out_[k - first] = msg;
-      size_out_[k - first] = msg < escape ? static_cast<std::uint32_t>(msg) : kEscape;
-    }
-    msg_offset_out_[m] = total_out;
-    grow(send_msg_, total_out);
-    for (std::size_t k = first; k < last; ++k) {
-      const auto& positions = schedule_[k].positions;
-      std::byte* header = send_msg_.data() + msg_offset_out_[k - first];
-      std::byte* wide = header + 4 * positions.size();
-      std::size_t escaped = 0;
-      for (std::size_t i : positions)
-        escaped += eit_[i].bytes >= escape;
-      std::byte* out = wide + 8 * escaped;
-      for (std::size_t n = 0; n < positions.size(); ++n) {
-        const Entry& e = eit_[positions[n]];
-        const std::uint32_t length =
-            e.bytes < escape ? static_cast<std::uint32_t>(e.bytes) : kEscape;
-        std::memcpy(header + 4 * n, &length, 4);
-        if (length == kEscape) {
-          const std::uint64_t full = e.bytes;
-          std::memcpy(wide, &full, 8);
-          wide += 8;
-        }
-        if (e.bytes > 0) std::memcpy(out, data_of(e, nullptr), e.bytes);
-        out += e.bytes;
-      }
-    }
-    // Phase 1: the sizes (4 bytes, as in the paper; an 8-byte follow-up past 4 GiB).
-    for (std::size_t k = first; k < last; ++k) {
-      const int src = static_cast<int>((rank_ + procs_ - schedule_[k].distance) % procs_);
-      requests_.irecv(&size_in_[k - first], 4, src, tag_, comm_);
-    }
-    for (std::size_t k = first; k < last; ++k) {
-      const int dst = static_cast<int>((rank_ + schedule_[k].distance) % procs_);
-      requests_.isend(&size_out_[k - first], 4, dst, tag_, comm_);
-    }
-    requests_.wait_all();
-    sent.waits += 1;
-    for (std::size_t k = first; k < last; ++k) {
-      const int src = static_cast<int>((rank_ + procs_ - schedule_[k].distance) % procs_);
-      const int dst = static_cast<int>((rank_ + schedule_[k].distance) % procs_);
-      if (size_in_[k - first] == kEscape)
-        requests_.irecv(&wide_in_[k - first], 8, src, tag_ + 2, comm_);
-      if (size_out_[k - first] == kEscape) {
-        requests_.isend(&wide_out_[k - first], 8, dst, tag_ + 2, comm_);
-        sent.messages += 1;
-      }
-    }
-    if (requests_.pending() > 0) {
-      requests_.wait_all();
-      sent.waits += 1;
-    }
-    // Phase 2: the merged messages.
-    std::size_t total_in = 0;
-    for (std::size_t k = first; k < last; ++k) {
-      msg_offset_in_[k - first] = total_in;
-      total_in += size_in_[k - first] == kEscape ? wide_in_[k - first] : size_in_[k - first];
-    }
-    msg_offset_in_[m] = total_in;
-    grow(recv_msg_, total_in);
-    for (std::size_t k = first; k < last; ++k) {
-      const int src = static_cast<int>((rank_ + procs_ - schedule_[k].distance) % procs_);
-      const std::size_t bytes = msg_offset_in_[k - first + 1] - msg_offset_in_[k - first];
-      requests_.irecv(recv_msg_.data() + msg_offset_in_[k - first], bytes, src, tag_ + 1, comm_);
-    }
-    for (std::size_t k = first; k < last; ++k) {
-      const int dst = static_cast<int>((rank_ + schedule_[k].distance) % procs_);
-      const std::size_t bytes = msg_offset_out_[k - first + 1] - msg_offset_out_[k - first];
-      requests_.isend(send_msg_.data() + msg_offset_out_[k - first], bytes, dst, tag_ + 1, comm_);
-      sent.rounds += 1;
-      sent.messages += 2;
-      sent.elements += schedule_[k].positions.size();
-      sent.bytes += bytes + 4;
-    }
-    requests_.wait_all();
-    sent.waits += 1;
-    // The sent elements' overflow space is free; place what arrived.
-    for (std::size_t k = first; k < last; ++k) {
-      for (std::size_t i : schedule_[k].positions) {
-        if (eit_[i].where == Where::overflow) release_overflow(eit_[i].offset, eit_[i].bytes);
-      }
-    }
-    for (std::size_t k = first; k < last; ++k) {
-      const auto& positions = schedule_[k].positions;
-      const std::byte* header = recv_msg_.data() + msg_offset_in_[k - first];
-      const std::byte* wide = header + 4 * positions.size();
-      std::size_t escaped = 0;
-      for (std::size_t n = 0; n < positions.size(); ++n) {
-        std::uint32_t length = 0;
-        std::memcpy(&length, header + 4 * n, 4);
-        escaped += length == kEscape;
-      }
-      const std::byte* in = wide + 8 * escaped;
-      for (std::size_t n = 0; n < positions.size(); ++n) {
-        const std::size_t i = positions[n];
-        std::uint32_t length32 = 0;
-        std::memcpy(&length32, header + 4 * n, 4);
-        std::size_t length = length32;
-        if (length32 == kEscape) {
-          std::uint64_t full = 0;
-          std::memcpy(&full, wide, 8);
-          wide += 8;
-          length = static_cast<std::size_t>(full);
-        }
-        Entry& e = eit_[i];
-        place(i, length, k, e);
-        if (e.where == Where::output) {
-          // A length that disagrees (an erroneous Alltoallv): what came, then zeros; reported
-          // once the rounds are over.
-          const std::size_t expected = output[i].bytes, bytes = std::min(length, expected);
-          if (bytes > 0) std::memcpy(output[i].data, in, bytes);
-          if (expected > bytes) std::memset(output[i].data + bytes, 0, expected - bytes);
-          if (length != expected && mismatch.empty()) {
-            mismatch = length_error(length, expected, (rank_ + procs_ - i) % procs_);
-          }
-        } else if (length > 0) {
-          std::memcpy(const_cast<std::byte*>(data_of(e, nullptr)), in, length);
-        }
-        in += length;
-      }
-    }
+    merge_window(first, last);
+    exchange_window(first, last, sent);
+    place_window(first, last, output, mismatch);
   }
   if (!mismatch.empty()) throw Error(mismatch);
   return sent;
@@ -479,9 +492,6 @@ RadixSent VectorRadixExchange::run_planned(const std::byte* send_base, std::byte
   return sent;
 }
 
-}  // namespace a2a::detail
-
-namespace a2a::detail {
 namespace {
 
 // Fixed layout: everything placed at plan time.

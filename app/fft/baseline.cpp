@@ -12,19 +12,32 @@
 
 namespace a2a::fft {
 
-FftwMpi1d::FftwMpi1d(MPI_Comm comm, std::int64_t points, unsigned flags) {
+FftwMpi1d::FftwMpi1d(MPI_Comm comm, std::int64_t points, unsigned flags, bool scrambled)
+    : points_(points), scrambled_(scrambled) {
 #ifdef A2A_WITH_FFTW_MPI
   fftw_mpi_init();
-  ptrdiff_t ni = 0, i0 = 0, o0 = 0;
-  const ptrdiff_t alloc =
-      fftw_mpi_local_size_1d(points, comm, FFTW_FORWARD, flags, &ni, &i0, &outputs_, &o0);
+  ptrdiff_t o0 = 0;
+  const unsigned out = scrambled ? flags | FFTW_MPI_SCRAMBLED_OUT : flags;
+  ptrdiff_t alloc = fftw_mpi_local_size_1d(points, comm, FFTW_FORWARD, out, &inputs_, &first_input_,
+                                           &outputs_, &o0);
+  if (scrambled) {  // the backward's distribution: its input is the forward's output
+    ptrdiff_t ni = 0, i0 = 0, no = 0, b0 = 0;
+    alloc =
+        std::max(alloc, fftw_mpi_local_size_1d(points, comm, FFTW_BACKWARD,
+                                               flags | FFTW_MPI_SCRAMBLED_IN, &ni, &i0, &no, &b0));
+  }
   data_ = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
-  plan_ = fftw_mpi_plan_dft_1d(points, data_, data_, comm, FFTW_FORWARD, flags);
-  int planned = plan_ != nullptr;
+  plan_ = fftw_mpi_plan_dft_1d(points, data_, data_, comm, FFTW_FORWARD, out);
+  if (scrambled) {
+    backward_ = fftw_mpi_plan_dft_1d(points, data_, data_, comm, FFTW_BACKWARD,
+                                     flags | FFTW_MPI_SCRAMBLED_IN);
+  }
+  int planned = plan_ != nullptr && (!scrambled || backward_ != nullptr);
   MPI_Allreduce(MPI_IN_PLACE, &planned, 1, MPI_INT, MPI_LAND, comm);
   if (!planned && (flags & FFTW_WISDOM_ONLY) != 0) {
     release();
-    throw Error("--fftw-plan wisdom-only: the wisdom has no plan for FFTW-MPI's 1D transform");
+    throw Error("--fftw-plan wisdom-only: the wisdom has no plan for " + name() +
+                "'s 1D transform");
   }
   if (!planned) {
     int procs = 1;
@@ -33,8 +46,8 @@ FftwMpi1d::FftwMpi1d(MPI_Comm comm, std::int64_t points, unsigned flags) {
     throw Error("FFTW-MPI cannot plan a 1D transform of " + std::to_string(points) + " points on " +
                 std::to_string(procs) + " ranks (it needs N divisible by P, ideally by P^2)");
   }
-  for (ptrdiff_t i = 0; i < ni; ++i) {
-    const auto v = point(i0 + i);
+  for (ptrdiff_t i = 0; i < inputs_; ++i) {
+    const auto v = point(first_input_ + i);
     data_[i][0] = v.real();
     data_[i][1] = v.imag();
   }
@@ -50,6 +63,10 @@ FftwMpi1d::~FftwMpi1d() {
   release();
 }
 
+std::string FftwMpi1d::name() const {
+  return scrambled_ ? "fftw-mpi-scrambled" : "fftw-mpi";
+}
+
 void FftwMpi1d::forward() {
   fftw_execute(plan_);
 }
@@ -59,11 +76,32 @@ std::vector<std::complex<double>> FftwMpi1d::output() const {
   return {first, first + outputs_};
 }
 
+double FftwMpi1d::roundtrip_error(MPI_Comm comm) {
+  fftw_execute(backward_);
+  const auto* back = reinterpret_cast<const std::complex<double>*>(data_);
+  const double n = static_cast<double>(points_);
+  std::vector<std::complex<double>> got(static_cast<std::size_t>(inputs_)), want(got.size());
+  for (ptrdiff_t i = 0; i < inputs_; ++i) {
+    got[static_cast<std::size_t>(i)] = back[i] / n;
+    want[static_cast<std::size_t>(i)] = point(first_input_ + i);
+  }
+  return max_relative(comm, got, want);
+}
+
 void FftwMpi1d::release() {
   if (plan_ != nullptr) fftw_destroy_plan(plan_);
+  if (backward_ != nullptr) fftw_destroy_plan(backward_);
   if (data_ != nullptr) fftw_free(data_);
-  plan_ = nullptr;
+  plan_ = backward_ = nullptr;
   data_ = nullptr;
+}
+
+std::vector<std::unique_ptr<FftwMpi1d>> fftw_mpi_1d_baselines(MPI_Comm comm, std::int64_t points,
+                                                              unsigned flags) {
+  std::vector<std::unique_ptr<FftwMpi1d>> out;
+  out.push_back(std::make_unique<FftwMpi1d>(comm, points, flags, false));
+  out.push_back(std::make_unique<FftwMpi1d>(comm, points, flags, true));
+  return out;
 }
 
 FftwMpi::FftwMpi(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool r2c, unsigned flags,

@@ -35,24 +35,42 @@ inline constexpr const char* kNoFftwMpi =
     "this build has no FFTW-MPI (A2A_WITH_FFTW_MPI=OFF: Debian builds it for Open MPI only), "
     "so --baseline fftw-mpi cannot run";
 
+// Two forms (FFTW's manual, "FFTW MPI Performance Tips"): natural order, like a2a's six-step
+// output (like for like, the headline), and FFTW_MPI_SCRAMBLED_OUT, whose output is in an order
+// FFTW leaves unspecified and which skips FFTW's last transpose: FFTW-MPI's fastest form. The
+// scrambled spectrum cannot be compared element by element: it is checked by its round trip
+// (the FFTW_MPI_SCRAMBLED_IN backward plan back to the natural input) and by its energy
+// against a2a's spectrum (Parseval: the sum of |X|^2 does not depend on the order).
 // Throws a2a::Error, on every rank, where FFTW-MPI cannot plan N on P ranks (it needs N
 // divisible by P, ideally by P^2) or the build has no FFTW-MPI.
 class FftwMpi1d {
  public:
-  FftwMpi1d(MPI_Comm comm, std::int64_t points, unsigned flags);
+  FftwMpi1d(MPI_Comm comm, std::int64_t points, unsigned flags, bool scrambled = false);
   FftwMpi1d(const FftwMpi1d&) = delete;
   FftwMpi1d& operator=(const FftwMpi1d&) = delete;
   ~FftwMpi1d();
+  // "fftw-mpi" (natural order) or "fftw-mpi-scrambled".
+  std::string name() const;
+  bool scrambled() const { return scrambled_; }
   void forward();
-  // This rank's block of the spectrum (after forward()).
+  // This rank's block of the spectrum (after forward()), natural or scrambled order.
   std::vector<std::complex<double>> output() const;
+  // Scrambled form: after forward(), the backward transform back to natural order and its
+  // largest relative difference from N times the input (collective; call once, last).
+  double roundtrip_error(MPI_Comm comm);
 
  private:
   void release();
-  fftw_plan plan_ = nullptr;
+  std::int64_t points_;
+  bool scrambled_;
+  fftw_plan plan_ = nullptr, backward_ = nullptr;
   fftw_complex* data_ = nullptr;
-  std::ptrdiff_t outputs_ = 0;
+  std::ptrdiff_t inputs_ = 0, first_input_ = 0, outputs_ = 0;
 };
+
+// Both 1D forms, natural (the headline) first.
+std::vector<std::unique_ptr<FftwMpi1d>> fftw_mpi_1d_baselines(MPI_Comm comm, std::int64_t points,
+                                                              unsigned flags);
 
 class FftwMpi {
  public:

@@ -1,5 +1,5 @@
-// The run metadata of a results file (docs/decks.md, "Results files"): where, with what and from what
-// the results came. Collective (gathers the host names).
+// The run metadata of a results file (docs/decks.md, "Results files"): where, with what and from
+// what the results came. Collective (gathers the host names).
 #pragma once
 
 #include <nlohmann/json.hpp>

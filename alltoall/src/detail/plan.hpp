@@ -86,4 +86,9 @@ std::unique_ptr<ExchangeState> make_exchange_state(std::string_view spec, MPI_Co
 // The largest per-peer count of this call over all ranks: one 8-byte MPI_Allreduce (MAX).
 std::size_t global_max_count(MPI_Comm comm, const std::size_t* counts, int procs);
 
+// Counts and displacements whose sums do not fit: a block past the end of memory (a count of
+// (size_t)-1, a negative number through an unsigned type). "" when every block ends below 2^63.
+std::string check_extents(const std::size_t* sc, const std::size_t* sd, const std::size_t* rc,
+                          const std::size_t* rd, std::size_t n);
+
 }  // namespace a2a::detail

@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "a2a/buffer.hpp"
@@ -85,6 +86,13 @@ class VectorRadixExchange {
   std::size_t allocate_overflow(std::size_t bytes);
   void release_overflow(std::size_t offset, std::size_t bytes);
   const std::byte* data_of(const Entry& e, const std::byte* send_base) const;
+  // Per call, one window of rounds [first, last): its messages merged (the wire format), sent
+  // and received (sizes first), and what arrived placed (a length that disagrees with `output`
+  // noted in `mismatch`).
+  void merge_window(std::size_t first, std::size_t last);
+  void exchange_window(std::size_t first, std::size_t last, RadixSent& sent);
+  void place_window(std::size_t first, std::size_t last, const Output* output,
+                    std::string& mismatch);
   std::byte* target_of(const Piece& p, std::byte* recv_base);
 
   MPI_Comm comm_;

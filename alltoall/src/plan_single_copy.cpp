@@ -1,0 +1,95 @@
+// Plan's single-copy calls (direct and pull): the caller writes into, or reads from, the
+// peers' shared memory of a single-copy plan (shared_window), each call checked against the
+// plan's phase.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <tuple>
+
+#include "a2a/alltoall.hpp"
+#include "a2a/buffer.hpp"
+#include "a2a/registry.hpp"
+#include "a2a/spec.hpp"
+#include "detail/datatype.hpp"
+#include "detail/mpi_entry.hpp"
+#include "detail/p2p.hpp"
+#include "detail/plan.hpp"
+
+namespace a2a {
+
+namespace {
+
+using Phase = detail::PlanState::Phase;
+
+// The plan's shared memory for a single-copy call, checked: the plan is single-copy, and
+// `phase` is what is in progress (idle for the calls that begin one). Peer, where given, is
+// in range.
+detail::SingleCopy& single_copy(detail::PlanState& s, const char* call, Phase phase, int peer = 0) {
+  detail::SingleCopy* shared = s.impl->single_copy();
+  const std::string what = std::string("a2a::Plan::") + call + ": ";
+  detail::require_alive(*s.owner, ("a2a::Plan::" + std::string(call)).c_str());
+  if (shared == nullptr) throw Error(what + "'" + s.name + "' is not single-copy");
+  if (s.phase != phase) {
+    throw Error(what + (phase == Phase::idle   ? "an exchange is in progress"
+                        : phase == Phase::push ? "no begin_direct()"
+                                               : "no begin_pull()"));
+  }
+  if (peer < 0 || peer >= s.procs)
+    throw Error(what + "peer " + std::to_string(peer) + " out of range");
+  return *shared;
+}
+
+}  // namespace
+
+bool Plan::direct() const {
+  return state_->impl->single_copy() != nullptr;
+}
+
+void Plan::begin_direct() {
+  detail::SingleCopy& shared = single_copy(*state_, "begin_direct", Phase::idle);
+  state_->counters = Counters{};
+  shared.begin_direct(state_->counters);
+  state_->phase = Phase::push;
+}
+
+std::byte* Plan::direct_target(int peer) {
+  return single_copy(*state_, "direct_target", Phase::push, peer).direct_target(peer);
+}
+
+const std::byte* Plan::end_direct() {
+  detail::SingleCopy& shared = single_copy(*state_, "end_direct", Phase::push);
+  state_->phase = Phase::idle;
+  return shared.end_direct(state_->counters);
+}
+
+void Plan::prepare_pull() {
+  single_copy(*state_, "prepare_pull", Phase::idle).prepare_pull();
+}
+
+std::byte* Plan::pull_area() {
+  std::byte* area = single_copy(*state_, "pull_area", Phase::idle).pull_area();
+  if (area == nullptr && state_->send_extent > 0) {
+    throw Error("a2a::Plan::pull_area: no prepare_pull()");
+  }
+  return area;
+}
+
+void Plan::begin_pull() {
+  detail::SingleCopy& shared = single_copy(*state_, "begin_pull", Phase::idle);
+  state_->counters = Counters{};
+  shared.begin_pull(state_->counters);
+  state_->phase = Phase::pull;
+}
+
+const std::byte* Plan::pull_source(int peer) {
+  return single_copy(*state_, "pull_source", Phase::pull, peer).pull_source(peer);
+}
+
+void Plan::end_pull() {
+  detail::SingleCopy& shared = single_copy(*state_, "end_pull", Phase::pull);
+  state_->phase = Phase::idle;
+  shared.end_pull(state_->counters);
+}
+
+}  // namespace a2a

@@ -1,0 +1,35 @@
+# Pure functions and parsers (no MPI launch, or no communication): the cost model, the
+# statistics, the fit, selection tables, decks, the randomized schedule.
+# Included by validation/CMakeLists.txt.
+
+# Closed-form model vs brute force (no MPI launch needed).
+a2a_test_executable(test_model)
+add_test(NAME model.closed_form_vs_brute_force COMMAND test_model)
+set_tests_properties(model.closed_form_vs_brute_force PROPERTIES TIMEOUT 60)
+
+# The benchmark statistics against hand values and an independent bootstrap (no MPI launch).
+a2a_test_executable(test_stats)
+add_test(NAME stats.median_and_bootstrap COMMAND test_stats)
+set_tests_properties(stats.median_and_bootstrap PROPERTIES TIMEOUT 60)
+
+# The cost-model fit of `a2a model --fit` on synthetic data from known parameters (no MPI).
+a2a_test_executable(test_fit)
+add_test(NAME model.fit_recovers_parameters COMMAND test_fit)
+set_tests_properties(model.fit_recovers_parameters PROPERTIES TIMEOUT 60)
+
+# Selection tables: a2a tune's rules read back by auto, the model fallback against brute force,
+# random_auto's thresholds, malformed tables (every rank alike).
+a2a_test_executable(test_tuning)
+foreach(ranks 1 3 4)
+  a2a_add_mpi_test(tuning.tables.P${ranks} ${ranks} COMMAND $<TARGET_FILE:test_tuning> TIMEOUT 60)
+endforeach()
+
+# Run decks: the shipped ones parse, bad ones are rejected naming the line (no MPI launch).
+a2a_test_executable(test_deck)
+add_test(NAME deck.parse COMMAND test_deck ${PROJECT_SOURCE_DIR})
+set_tests_properties(deck.parse PROPERTIES TIMEOUT 60)
+
+# The randomized schedule as pure functions (no MPI launch needed).
+a2a_test_executable(test_schedule)
+add_test(NAME randomized.schedule COMMAND test_schedule)
+set_tests_properties(randomized.schedule PROPERTIES TIMEOUT 60)
