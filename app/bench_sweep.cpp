@@ -1,7 +1,7 @@
 // The bench measurement (docs/cli.md, "Measurement method"), shared by `a2a bench` and the bench
 // experiments of `a2a run`: warm-up, then per iteration an untimed barrier, the timed call, and
-// the slowest rank's time; backends are interleaved (A B C A B C ...) so that drift on a shared
-// machine affects all alike. `check` verifies every backend once per size, byte for byte,
+// the slowest rank's time; backends are interleaved, each round in its own order (B A C, C B A
+// ...), so that drift on a shared machine, and what ran just before, affect all alike. `check` verifies every backend once per size, byte for byte,
 // against MPI_Alltoall[v] and against the closed-form pattern, and that the send buffer is
 // intact.
 #include "bench_sweep.hpp"
@@ -10,6 +10,8 @@
 #include <charconv>
 #include <climits>
 #include <cstring>
+#include <numeric>
+#include <random>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -247,8 +249,16 @@ BenchResult bench_sweep(const Session& session, const BenchConfig& config,
         e.plan.execute(send.data(), recv.data());
       }
     }
+    // Each round runs every backend once, in an order of its own (a permutation drawn from a
+    // fixed seed, the same on every rank): a backend that slows its successor (shared_window's
+    // windows, say: 5-11% for the next one at 8 B-1 KiB on 4 ranks) then slows each alike.
+    std::vector<std::size_t> order(entries.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::mt19937_64 shuffler(0x5eed);
     for (int it = 0; it < config.iters; ++it) {
-      for (Entry& e : entries) {
+      std::shuffle(order.begin(), order.end(), shuffler);
+      for (std::size_t index : order) {
+        Entry& e = entries[index];
         MPI_Barrier(session.comm);
         const double t0 = MPI_Wtime();
         e.plan.execute(send.data(), recv.data());
