@@ -23,6 +23,8 @@ CASES = [
      '[[fft]]\ngrid = "12x10x8"\ntransform = "r2c"\ncheck = "serial"'),
     (["fft", "--grid", "8x6x10", "--decomp", "pencil", "--check", "roundtrip"],
      '[[fft]]\ngrid = "8x6x10"\ndecomp = "pencil"\ncheck = "roundtrip"'),
+    (["fft", "--grid", "12x10x8", "--decomp", "pencil", "--spectrum-layout", "natural"],
+     '[[fft]]\ngrid = "12x10x8"\ndecomp = "pencil"\nspectrum_layout = "natural"'),
     (["fft1d", "--points", "2304"], '[[fft1d]]\npoints = 2304\ncheck = true'),
 ]
 

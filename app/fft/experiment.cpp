@@ -234,6 +234,8 @@ FftResult run_fft3d(MPI_Comm comm, const Fft3dExperiment& e,
     if (e.baseline) {
       double planning = planning_seconds(
           comm, [&] { baselines = fftw_mpi_baselines(comm, o0.n, r2c, o0.fftw_flags); });
+      // The like-for-like form first: FFTW-MPI's natural form for a natural a2a spectrum.
+      if (o0.natural_spectrum) std::swap(baselines.front(), baselines.back());
       auto slab = fill<double>(baselines.front()->real_box(), o0.n, planewave);
 #ifdef A2A_WITH_HDF5
       if (!e.input_file.empty()) {
@@ -327,6 +329,7 @@ std::vector<nlohmann::json> fft3d_records(const Fft3dExperiment& e, const FftRes
                           {"proc_grid", std::to_string(o.p1) + "x" + std::to_string(o.p2)},
                           {"chunks", o.chunks},
                           {"in_place", e.in_place},
+                          {"spectrum_layout", o.natural_spectrum ? "natural" : "transposed"},
                           {"precision", precision},
                           {"procs", procs},
                           {"iters", e.iters},

@@ -177,6 +177,16 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
         F::c2r(dims_rank, c2r_dims.data(), 1, &c2r_how, data, real_work_.data(), flags_));
     if (r2c_plan_ == nullptr || c2r_plan_ == nullptr) planned = false;
   }
+  // The spectrum in the input's layout: one exchange among all ranks between the x-pencils
+  // and the z-pencils, with the second transpose's backend (on one rank the two are one box).
+  if (o.natural_spectrum && procs > 1) {
+    natural_ = true;
+    natural_work_.resize(static_cast<std::size_t>(boxes_[2].count()));
+    to_natural_ =
+        std::make_unique<Redistribution>(comm, boxes_[2], boxes_[0], sizeof(Complex), second);
+    from_natural_ =
+        std::make_unique<Redistribution>(comm, boxes_[0], boxes_[2], sizeof(Complex), second);
+  }
   // Every rank learns whether every rank planned (FFTW_WISDOM_ONLY may fail on some only).
   int all_planned = planned;
   MPI_Allreduce(MPI_IN_PLACE, &all_planned, 1, MPI_INT, MPI_LAND, comm);
@@ -385,7 +395,25 @@ void Fft3d<Real>::forward(const Complex* in, Complex* out) {
     return;
   }
   run_out_of_place(entry_plan_, in, work0_.data(), work1_.data(), work0_.data(), count, count);
+  if (natural_) return to_natural(out);
   forward_from_z(out);
+}
+
+template <typename Real>
+void Fft3d<Real>::to_natural(Complex* out) {
+  forward_from_z(natural_work_.data());
+  const double t0 = MPI_Wtime();
+  to_natural_->execute(natural_work_.data(), out);
+  transpose_seconds += MPI_Wtime() - t0;
+}
+
+template <typename Real>
+const typename Fft3d<Real>::Complex* Fft3d<Real>::from_natural(const Complex* in) {
+  if (!natural_) return in;
+  const double t0 = MPI_Wtime();
+  from_natural_->execute(in, natural_work_.data());
+  transpose_seconds += MPI_Wtime() - t0;
+  return natural_work_.data();
 }
 
 template <typename Real>
@@ -411,6 +439,7 @@ void Fft3d<Real>::forward(const Real* in, Complex* out) {
     std::copy_n(work0_.data(), boxes_[0].count(), out);
     return;
   }
+  if (natural_) return to_natural(out);
   forward_from_z(out);
 }
 
@@ -453,7 +482,7 @@ void Fft3d<Real>::backward(const Complex* in, Complex* out) {
     run_in_place(exit_plan_, out, count);
     return;
   }
-  Complex* z = backward_to_z(in);
+  Complex* z = backward_to_z(from_natural(in));
   if (exit_plan_ == nullptr) {  // transformed along z already (or nothing to do here)
     std::copy_n(z, count, out);
     return;
@@ -465,7 +494,7 @@ void Fft3d<Real>::backward(const Complex* in, Complex* out) {
 
 template <typename Real>
 void Fft3d<Real>::backward(const Complex* in, Real* out) {
-  Complex* z = backward_to_z(in);
+  Complex* z = backward_to_z(from_natural(in));
   if (c2r_plan_ == nullptr) return;
   const bool copy_out = !same_alignment<Real>(out, real_work_.data());
   const double t0 = MPI_Wtime();
@@ -486,6 +515,7 @@ std::string Fft3d<Real>::backends() const {
   };
   std::string s = first(zy_) + ", " + first(yx_);
   if (yx_.parts.size() > 1) s += ", in " + std::to_string(yx_.parts.size()) + " chunks";
+  if (natural_) s += "; to the input's layout " + name(*to_natural_);
   return s;
 }
 
@@ -496,6 +526,9 @@ std::vector<const Redistribution*> Fft3d<Real>::transposes() const {
     if (step->local) continue;  // nothing exchanged
     for (const Redistribution& r : step->parts)
       all.push_back(&r);
+  }
+  for (const auto* r : {to_natural_.get(), from_natural_.get()}) {
+    if (r != nullptr) all.push_back(r);
   }
   return all;
 }
@@ -527,6 +560,9 @@ void Fft3d<Real>::reset_phases() {
   for (Step* step : {&zy_, &yx_, &xy_, &yz_}) {
     for (Redistribution& r : step->parts)
       r.reset_phase_times();
+  }
+  for (auto* r : {to_natural_.get(), from_natural_.get()}) {
+    if (r != nullptr) r->reset_phase_times();
   }
 }
 

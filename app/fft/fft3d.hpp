@@ -43,6 +43,11 @@ struct Options {
   bool r2c = false;
   // Pipeline every transpose in this many chunks (1: whole, one blocking exchange each).
   int chunks = 1;
+  // The spectrum in the input's layout (z-pencils, FFTW-MPI's "natural" form): forward ends
+  // with one more exchange among all ranks, from the x-pencils back to the input's boxes, and
+  // backward starts with its inverse. Off: the spectrum stays transposed (x-pencils), one
+  // exchange per direction fewer (FFTW_MPI_TRANSPOSED_OUT's form).
+  bool natural_spectrum = false;
 };
 
 template <typename Real>
@@ -59,7 +64,8 @@ class Fft3d {
   Fft3d(const Fft3d&) = delete;
 
   const Box& input_box() const { return boxes_[0]; }
-  const Box& output_box() const { return boxes_[2]; }
+  // The spectrum's box: x-pencils, or the input's box with Options::natural_spectrum.
+  const Box& output_box() const { return natural_ ? boxes_[0] : boxes_[2]; }
   // The real input box of an r2c transform (z extent n2; input_box() has n2/2 + 1).
   const Box& real_box() const { return real_box_; }
   // in: input_box() elements (read only); out: output_box() elements.
@@ -116,6 +122,10 @@ class Fft3d {
   void columns(const ColumnFfts<Real>& fft, const Complex* in, Complex* out, Real scale);
   std::vector<const Redistribution*> transposes() const;
   void forward_from_z(Complex* out);  // work0_ holds the z-transformed z-pencils
+  // With natural_spectrum: the x-pencils in natural_work_ back to the input's boxes, and the
+  // way back.
+  void to_natural(Complex* out);
+  const Complex* from_natural(const Complex* in);
   // The z-pencils after the transposes and, for c2c, the backward z transform.
   Complex* backward_to_z(const Complex* in);
 
@@ -138,6 +148,9 @@ class Fft3d {
   std::int64_t total_ = 1;
   bool slab_2d_ = false;   // stage 0 transforms y and z (2D plans); stage 1 has none
   bool whole_3d_ = false;  // one rank: stage 0 transforms all three axes (3D plans)
+  bool natural_ = false;   // natural_spectrum where it differs from x-pencils (P > 1)
+  std::unique_ptr<Redistribution> to_natural_, from_natural_;
+  AlignedVector<Complex> natural_work_;  // the x-pencils, natural_spectrum only
 };
 
 }  // namespace a2a::fft

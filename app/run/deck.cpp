@@ -21,7 +21,7 @@ const std::map<Type, std::set<std::string>> kKeys = {
     {Type::bench, {"sizes", "vector", "per_call"}},
     {Type::fft,
      {"grid", "decomp", "proc_grid", "transform", "baseline", "chunks", "in_place", "fftw_plan",
-      "wisdom"}},
+      "wisdom", "spectrum_layout"}},
     {Type::fft1d, {"points", "n1", "baseline", "fftw_plan", "wisdom"}},
     {Type::is, {"class", "iterations", "counts_backend"}},
     {Type::model, {"procs", "radix"}}};
@@ -277,6 +277,9 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
                   "in_place = true is for transform = \"c2c\" (r2c's real input and complex "
                   "spectrum are different arrays)");
         }
+      }
+      if (has("spectrum_layout")) {
+        e.spectrum_layout = one_of(table, "spectrum_layout", {"transposed", "natural"});
       }
       read_fftw_planning(table, e);
       read_backends(e, Kind::vector, true);

@@ -55,6 +55,7 @@ struct Experiment {
   std::string baseline;   // "fftw-mpi" or ""
   int chunks = 1;         // pipelined transposes (a2a fft --chunks)
   bool in_place = false;  // c2c forward and backward on one array (a2a fft --in-place)
+  std::string spectrum_layout = "transposed";  // or natural (a2a fft --spectrum-layout)
   // fft and fft1d: FFTW planning for a2a and the baseline, and the wisdom kept across runs
   // (a2a fft's --fftw-plan and --wisdom: measured plans, this machine's cache by default)
   std::string fftw_plan = "measure", wisdom = "auto";

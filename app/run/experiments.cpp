@@ -68,6 +68,7 @@ fft::Options fft_options(const Session& session, const Experiment& e) {
   });
   o.r2c = e.transform == "r2c";
   o.chunks = e.chunks;
+  o.natural_spectrum = e.spectrum_layout == "natural";
   o.fftw_flags = fft::fftw_flags_of(e.fftw_plan);
   return o;
 }

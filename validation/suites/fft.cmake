@@ -14,6 +14,29 @@ if(A2A_WITH_FFTW)
     a2a_fft_test(r2c_pencil_30x21x17_serial ${ranks} --grid 30x21x17 --transform r2c --backend sloav)
     a2a_fft_test(r2c_slab_8x8x8_serial ${ranks} --grid 8x8x8 --decomp slab --transform r2c)
   endforeach()
+  # --spectrum-layout natural: the spectrum back in the input's boxes (one more exchange each
+  # way), checked through those boxes against serial FFTW and by the round trip.
+  a2a_fft_test(natural_slab_17x13x11_serial 3 --grid 17x13x11 --decomp slab
+               --spectrum-layout natural)
+  a2a_fft_test(natural_pencil_30x21x17_serial 4 --grid 30x21x17 --decomp pencil --backend sloav
+               --spectrum-layout natural)
+  a2a_fft_test(natural_r2c_pencil_30x21x17_serial 6 --grid 30x21x17 --transform r2c
+               --proc-grid 2x3 --spectrum-layout natural)
+  a2a_fft_test(natural_in_place_pencil_30x21x17_serial 4 --grid 30x21x17 --decomp pencil
+               --in-place --spectrum-layout natural)
+  a2a_fft_test(natural_chunks_30x21x17_serial 3 --grid 30x21x17 --proc-grid 3x1 --chunks 3
+               --backend linear --spectrum-layout natural)
+  a2a_fft_test(natural_float_16x12x10_serial 4 --grid 16x12x10 --decomp pencil --precision float
+               --backend shared_window --spectrum-layout natural)
+  if(A2A_WITH_FFTW_MPI)
+    # Like for like: with a natural spectrum the headline baseline is FFTW-MPI's natural form,
+    # and both forms agree with a2a's spectrum.
+    string(JOIN " " _preflags ${A2A_MPIEXEC_PREFLAGS})
+    add_test(NAME fft.natural_baseline_like_for_like.P4
+             COMMAND bash -o pipefail -c "${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 4 ${_preflags} $<TARGET_FILE:a2a> fft --grid 24x20x16 --decomp pencil --spectrum-layout natural --baseline fftw-mpi --iters 2 --format json | /usr/bin/python3 -c \"import json,sys; r=json.loads(sys.stdin.read()); assert r['spectrum_layout'] == 'natural' and r['check'] == 'passed', r; assert r['baseline'] == 'fftw-mpi' and r['baseline_transposed'] == 'fftw-mpi-transposed', r; assert r['baseline_relative_difference'] <= 1e-10 and r['baseline_transposed_relative_difference'] <= 1e-10, r; print('natural baseline: 1 passed, 0 failed')\"")
+    set_tests_properties(fft.natural_baseline_like_for_like.P4 PROPERTIES TIMEOUT 300
+                         PROCESSORS 4 ENVIRONMENT "${A2A_MPI_TEST_ENV}")
+  endif()
   # --in-place: one array in and out (one 3D FFTW plan without a copy on one rank; uneven
   # pencils, whose input and output boxes differ in size, and a pipelined pencil).
   a2a_fft_test(in_place_17x13x11_serial 1 --grid 17x13x11 --in-place)
