@@ -17,6 +17,9 @@ if(A2A_WITH_HDF5)
                          ENVIRONMENT "${A2A_MPI_TEST_ENV}")
   endif()
   # scripts/plot's twin heatmap and C s^K fit (randomized Fig. 2, 3) against closed forms.
+  # scripts/plot --best-map and --fft-ratios on the dated records' raw lines.
+  add_test(NAME plot.from_records COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/plot_records.sh)
+  set_tests_properties(plot.from_records PROPERTIES TIMEOUT 120)
   add_test(NAME plot.shuffle_fit COMMAND /usr/bin/python3
                                          ${CMAKE_CURRENT_SOURCE_DIR}/plot_shuffle_fit.py)
   set_tests_properties(plot.shuffle_fit PROPERTIES TIMEOUT 120)
