@@ -69,12 +69,7 @@ void time_split(MPI_Comm comm, Fft& fft, FftSeries& s, bool keep, Body&& body) {
 // Seconds to run `make` (planning), the slowest rank's.
 template <typename Make>
 double planning_seconds(MPI_Comm comm, Make&& make) {
-  MPI_Barrier(comm);
-  const double t0 = MPI_Wtime();
-  make();
-  double s = MPI_Wtime() - t0;
-  MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_MAX, comm);
-  return s;
+  return slowest_us(comm, make) * 1e-6;
 }
 
 std::string round_label(int it, int iters) {
