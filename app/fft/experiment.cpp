@@ -154,7 +154,7 @@ FftResult run_fft3d(MPI_Comm comm, const Fft3dExperiment& e,
     s.backend = x.fft->backends();
     x.arrays = std::make_unique<TimedArrays<Real>>(*x.fft, o, planewave, e.in_place);
 #ifdef A2A_WITH_HDF5
-    if (!e.input_file.empty()) {
+    if (!e.input_file.empty()) {  // a2a fft --input (one backend)
       TimedArrays<Real>& a = *x.arrays;
       read_input<Real>(comm, e.input_file, o.n, r2c ? x.fft->real_box() : x.fft->input_box(), r2c,
                        a.input);

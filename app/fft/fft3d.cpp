@@ -373,8 +373,19 @@ void Fft3d<Real>::columns(const ColumnFfts<Real>& fft, const Complex* in, Comple
   compute_seconds += MPI_Wtime() - t0;
 }
 
+// One exchange outside the steps (natural_spectrum's), timed with the transposes.
 template <typename Real>
-void Fft3d<Real>::forward_from_z(Complex* out) {
+void Fft3d<Real>::exchange(Redistribution& r, const Complex* in, Complex* out) {
+  const double t0 = MPI_Wtime();
+  r.execute(in, out);
+  transpose_seconds += MPI_Wtime() - t0;
+}
+
+// Ends in `out`: x-pencils, or with natural_spectrum the input's boxes (the x-pencils made in
+// natural_work_ first).
+template <typename Real>
+void Fft3d<Real>::forward_from_z(Complex* final_out) {
+  Complex* out = natural_ ? natural_work_.data() : final_out;
   Complex* y = work0_.data();
   if (!zy_.parts.empty()) {
     run_step(zy_, work0_.data(), work1_.data());
@@ -384,6 +395,7 @@ void Fft3d<Real>::forward_from_z(Complex* out) {
   // panels read them from there (no unpack pass).
   const Complex* x = run_step(yx_, y, out, x_forward_ != nullptr);
   if (x_forward_) columns(*x_forward_, yx_.local ? y : x, out, 1);
+  if (natural_) exchange(*to_natural_, natural_work_.data(), final_out);
 }
 
 template <typename Real>
@@ -395,25 +407,7 @@ void Fft3d<Real>::forward(const Complex* in, Complex* out) {
     return;
   }
   run_out_of_place(entry_plan_, in, work0_.data(), work1_.data(), work0_.data(), count, count);
-  if (natural_) return to_natural(out);
   forward_from_z(out);
-}
-
-template <typename Real>
-void Fft3d<Real>::to_natural(Complex* out) {
-  forward_from_z(natural_work_.data());
-  const double t0 = MPI_Wtime();
-  to_natural_->execute(natural_work_.data(), out);
-  transpose_seconds += MPI_Wtime() - t0;
-}
-
-template <typename Real>
-const typename Fft3d<Real>::Complex* Fft3d<Real>::from_natural(const Complex* in) {
-  if (!natural_) return in;
-  const double t0 = MPI_Wtime();
-  from_natural_->execute(in, natural_work_.data());
-  transpose_seconds += MPI_Wtime() - t0;
-  return natural_work_.data();
 }
 
 template <typename Real>
@@ -439,15 +433,19 @@ void Fft3d<Real>::forward(const Real* in, Complex* out) {
     std::copy_n(work0_.data(), boxes_[0].count(), out);
     return;
   }
-  if (natural_) return to_natural(out);
   forward_from_z(out);
 }
 
-// The x transforms (normalized: the 1/N of the whole backward transform is applied here, while
-// each panel is in cache) and the transposes back to z-pencils; returns the array that holds
+// From the spectrum (x-pencils; with natural_spectrum first moved there from the input's
+// boxes): the x transforms (normalized: the 1/N of the whole backward transform is applied here,
+// while each panel is in cache) and the transposes back to z-pencils; returns the array that holds
 // them, transformed along z too where a step did that (pipelined pencils), else not yet.
 template <typename Real>
 typename Fft3d<Real>::Complex* Fft3d<Real>::backward_to_z(const Complex* in) {
+  if (natural_) {  // the spectrum in the input's boxes: to x-pencils first
+    exchange(*from_natural_, in, natural_work_.data());
+    in = natural_work_.data();
+  }
   const Real scale = Real(1) / static_cast<Real>(total_);
   Complex* x = xy_.local ? work1_.data() : work0_.data();
   // With a single-copy backend the x panels write into the transpose's input window, and
@@ -482,7 +480,7 @@ void Fft3d<Real>::backward(const Complex* in, Complex* out) {
     run_in_place(exit_plan_, out, count);
     return;
   }
-  Complex* z = backward_to_z(from_natural(in));
+  Complex* z = backward_to_z(in);
   if (exit_plan_ == nullptr) {  // transformed along z already (or nothing to do here)
     std::copy_n(z, count, out);
     return;
@@ -494,7 +492,7 @@ void Fft3d<Real>::backward(const Complex* in, Complex* out) {
 
 template <typename Real>
 void Fft3d<Real>::backward(const Complex* in, Real* out) {
-  Complex* z = backward_to_z(from_natural(in));
+  Complex* z = backward_to_z(in);
   if (c2r_plan_ == nullptr) return;
   const bool copy_out = !same_alignment<Real>(out, real_work_.data());
   const double t0 = MPI_Wtime();

@@ -122,10 +122,7 @@ class Fft3d {
   void columns(const ColumnFfts<Real>& fft, const Complex* in, Complex* out, Real scale);
   std::vector<const Redistribution*> transposes() const;
   void forward_from_z(Complex* out);  // work0_ holds the z-transformed z-pencils
-  // With natural_spectrum: the x-pencils in natural_work_ back to the input's boxes, and the
-  // way back.
-  void to_natural(Complex* out);
-  const Complex* from_natural(const Complex* in);
+  void exchange(Redistribution& r, const Complex* in, Complex* out);
   // The z-pencils after the transposes and, for c2c, the backward z transform.
   Complex* backward_to_z(const Complex* in);
 

@@ -254,6 +254,22 @@ void add_fft_outputs(ExperimentResult& result, std::vector<nlohmann::json> recor
   add_vs_mpi(result.outputs, size_key);
 }
 
+// The deck's side of an FFT experiment: its wisdom (errors name the wisdom line), progress in
+// work units of `unit` per FFT call, its series as outputs.
+template <typename Run, typename Records>
+ExperimentResult fft_experiment(const Session& session, const Experiment& e, Progress& progress,
+                                double unit, const std::string& size_key, Run&& run,
+                                Records&& records) {
+  const fft::Wisdom wisdom = wisdom_of(session, e);
+  const fft::FftResult r =
+      run([&] { save_wisdom(e, wisdom); },
+          [&](double calls, const std::string& what) { progress.advance(calls * unit, what); });
+  ExperimentResult result;
+  result.failures = r.failures;
+  if (session.root()) add_fft_outputs(result, records(r), r, size_key);
+  return result;
+}
+
 ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& progress) {
   fft::Fft3dExperiment x;
   x.grid = e.grid;
@@ -267,18 +283,13 @@ ExperimentResult run_fft(const Session& session, const Experiment& e, Progress& 
   x.iters = e.iters;
   x.warmup = e.warmup;
   x.fftw_plan = e.fftw_plan;
-  const double unit =
-      fft_unit(static_cast<double>(x.options.n[0] * x.options.n[1] * x.options.n[2]));
-  const fft::Wisdom wisdom = wisdom_of(session, e);
-  const fft::FftResult r = fft::run_fft3d<double>(
-      session.comm, x, [&] { save_wisdom(e, wisdom); },
-      [&](double calls, const std::string& what) { progress.advance(calls * unit, what); });
-  ExperimentResult result;
-  result.failures = r.failures;
-  if (session.root()) {
-    add_fft_outputs(result, fft::fft3d_records(x, r, session.procs, "double"), r, "grid");
-  }
-  return result;
+  const auto& n = x.options.n;
+  return fft_experiment(
+      session, e, progress, fft_unit(static_cast<double>(n[0] * n[1] * n[2])), "grid",
+      [&](auto&& save, auto&& report) {
+        return fft::run_fft3d<double>(session.comm, x, save, report);
+      },
+      [&](const fft::FftResult& r) { return fft::fft3d_records(x, r, session.procs, "double"); });
 }
 
 ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress& progress) {
@@ -291,17 +302,10 @@ ExperimentResult run_fft1d(const Session& session, const Experiment& e, Progress
   x.iters = e.iters;
   x.warmup = e.warmup;
   x.fftw_plan = e.fftw_plan;
-  const double unit = fft_unit(static_cast<double>(e.points));
-  const fft::Wisdom wisdom = wisdom_of(session, e);
-  const fft::FftResult r = fft::run_fft1d(
-      session.comm, x, [&] { save_wisdom(e, wisdom); },
-      [&](double calls, const std::string& what) { progress.advance(calls * unit, what); });
-  ExperimentResult result;
-  result.failures = r.failures;
-  if (session.root()) {
-    add_fft_outputs(result, fft::fft1d_records(x, r, session.procs), r, "points");
-  }
-  return result;
+  return fft_experiment(
+      session, e, progress, fft_unit(static_cast<double>(e.points)), "points",
+      [&](auto&& save, auto&& report) { return fft::run_fft1d(session.comm, x, save, report); },
+      [&](const fft::FftResult& r) { return fft::fft1d_records(x, r, session.procs); });
 }
 #endif
 

@@ -252,6 +252,34 @@ if(A2A_WITH_FFTW)
                     --input ${CMAKE_CURRENT_BINARY_DIR}/fft_nan.h5 --in-place --check serial
                     --iters 1)
     set_tests_properties(cli.rejects.fft_nan_input_in_place PROPERTIES FIXTURES_REQUIRED fft_nan)
+    # --spectrum-layout natural on h5py's files: a complex one through 2 x 2 pencils (c2c) and a
+    # real one through a 2 x 3 grid (r2c), the spectra written in the input's boxes and checked
+    # by numpy.fft from h5py; the NaN must fail the serial check.
+    add_test(NAME fft.make_real_input
+             COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/make_bad_input.py
+                     ${CMAKE_CURRENT_BINARY_DIR}/fft_real.h5 16x12x10 real)
+    set_tests_properties(fft.make_real_input PROPERTIES FIXTURES_SETUP fft_real TIMEOUT 60)
+    foreach(case "c2c;4;ok;--decomp;pencil" "r2c;6;real;--proc-grid;2x3")
+      list(GET case 0 transform)
+      list(GET case 1 ranks)
+      list(GET case 2 input)
+      list(SUBLIST case 3 2 grid_args)
+      a2a_fft_test(h5py_input_natural_${transform} ${ranks} --grid 16x12x10 ${grid_args}
+                   --transform ${transform} --spectrum-layout natural --check serial
+                   --input ${CMAKE_CURRENT_BINARY_DIR}/fft_${input}.h5
+                   --output ${CMAKE_CURRENT_BINARY_DIR}/fft_natural_${transform}.h5)
+      set_tests_properties(fft.h5py_input_natural_${transform}.P${ranks} PROPERTIES
+                           FIXTURES_REQUIRED fft_${input} FIXTURES_SETUP fft_natural_${transform})
+      add_test(NAME fft.natural_${transform}_output_vs_numpy
+               COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_spectrum_file.py
+                       ${CMAKE_CURRENT_BINARY_DIR}/fft_natural_${transform}.h5)
+      set_tests_properties(fft.natural_${transform}_output_vs_numpy PROPERTIES TIMEOUT 60
+                           FIXTURES_REQUIRED fft_natural_${transform})
+    endforeach()
+    a2a_cli_failure(fft_nan_input_natural 4 "check serial .*inf .*FAILED" fft --grid 8x6x5
+                    --decomp pencil --spectrum-layout natural --check serial --iters 1
+                    --input ${CMAKE_CURRENT_BINARY_DIR}/fft_nan.h5)
+    set_tests_properties(cli.rejects.fft_nan_input_natural PROPERTIES FIXTURES_REQUIRED fft_nan)
   endif()
   a2a_cli_failure(fft_r2c_planewave 2 "planewave is for" fft --grid 8x8x8 --transform r2c --check planewave)
   a2a_cli_failure(fft_baseline_float 2 "needs --precision double" fft --grid 8x8x8 --precision float --baseline fftw-mpi)
