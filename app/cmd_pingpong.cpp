@@ -19,7 +19,7 @@
 namespace a2a::app {
 namespace {
 
-struct Options {
+struct PingpongOptions {
   std::string sizes = "1:4M";
   int iters = 100;
   std::string format = "table";
@@ -72,7 +72,7 @@ std::vector<double> pingpong(MPI_Comm comm, int peer, std::size_t bytes, int ite
 }  // namespace
 
 Runner setup_pingpong(CLI::App& app, const Session& session) {
-  auto opt = std::make_shared<Options>();
+  auto opt = std::make_shared<PingpongOptions>();
   auto* sub = app.add_subcommand(
       "pingpong", "Point-to-point latency and bandwidth within a node and between nodes (mpirun)");
   sub->add_option("--sizes,-s", opt->sizes, "message bytes: MIN:MAX (powers of two) or a,b,c")

@@ -105,7 +105,7 @@ std::string cpu_model() {
   return "unknown";
 }
 
-struct Options {
+struct TuneOptions {
   std::string kind = "both";
   std::string sizes = "1:1M";
   std::string distributions = "random,powerlaw";
@@ -127,7 +127,7 @@ struct Measured {
 
 class Tuner {
  public:
-  Tuner(const Session& session, const Options& opt) : session_(session), opt_(opt) {}
+  Tuner(const Session& session, const TuneOptions& opt) : session_(session), opt_(opt) {}
 
   // Both passes for one kind, with its share of the budget. Returns its measurements (coarse
   // first, so a refinement replaces the coarse result of the same spec and size).
@@ -308,7 +308,7 @@ class Tuner {
   }
 
   const Session& session_;
-  const Options& opt_;
+  const TuneOptions& opt_;
   double start_ = MPI_Wtime();
   std::vector<Measured> measured_;
   std::vector<std::string> notes_;
@@ -390,7 +390,7 @@ void write_text(const std::string& path, const std::string& text) {
 }  // namespace
 
 Runner setup_tune(CLI::App& app, const Session& session) {
-  auto opt = std::make_shared<Options>();
+  auto opt = std::make_shared<TuneOptions>();
   auto* sub = app.add_subcommand(
       "tune", "Measure every backend here and write the selection table auto reads (mpirun)");
   sub->add_option("--kind", opt->kind, "uniform (Alltoall), vector (Alltoallv) or both")
