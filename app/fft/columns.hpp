@@ -1,19 +1,31 @@
 // FFTs along the columns of a len x cols row-major matrix (the x-lines of an x-pencil box:
 // len = n0, cols = its y extent times its z extent), a few columns at a time: the panel's rows
-// are copied into a compact len x width scratch that stays in L1/L2, transformed there by one
-// FFTW plan (stride width, unit distance), and copied out, scaled if asked, to the same or
-// another array. heFFTe reorders the data so that every 1D transform is unit stride; this is
-// that reorder in cache instead of a pass over memory. Against FFTW's own strided guru plan
-// on the whole box (MEASURE; 128 x 64 x 128, this machine, docs/fft.md) it ran 4.3-4.6 ms
-// against 5.0-5.5 in place and 5.8-6.0 against 7.8-8.4 out of place: the whole box's lines
-// are n1 n2 elements apart (a power of two), and each panel's lines are width.
+// are copied into a compact len x width scratch, transformed there by one FFTW plan (stride
+// width, unit distance), and copied out, scaled if asked, to the same or another array.
+// heFFTe reorders the data so that every 1D transform is unit stride; this is that reorder in
+// cache instead of a pass over memory. Against FFTW's own strided guru plan on the whole box
+// it ran 4.3-4.6 ms against 5.0-5.5 in place (128 x 64 x 128, MEASURE, the 2-core AMD machine;
+// on a 16-core Xeon the strided plan took 1.8x the panels' time): the box's lines are n1 n2
+// elements apart (a power of two), a panel's are width.
+//
+// The best width is the machine's: each panel row is a separate run of memory, n1 n2 elements
+// from the next, so wider panels mean fewer, longer runs (prefetching, TLB) and a larger
+// scratch. At 128 rows the AMD machine ran 16 columns in 4.6 ms, 32 in 5.6, 64 in 7.2; the
+// Xeon ran a 128^3 P = 2 transform pair 1.5x faster with 128 columns than with 16, and 256^3
+// at P = 4 1.5x faster with 64. So when FFTW may measure (MEASURE, PATIENT, EXHAUSTIVE), the
+// width is measured too: each candidate transforms a few panels' worth of fresh columns of the
+// caller's array, with the real row stride, and the fastest wins. ESTIMATE takes the
+// L1-sized width below; WISDOM_ONLY takes the first candidate whose plan the wisdom has.
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
+#include <vector>
 
 #include "fftw.hpp"
 
@@ -25,23 +37,67 @@ class ColumnFfts {
   using Complex = std::complex<Real>;
   using F = Fftw<Real>;
 
-  ColumnFfts(std::int64_t len, std::int64_t cols, int sign, unsigned flags)
+  // `trial`: len x cols of the caller's, whose contents may be overwritten, on which the widths
+  // are timed (nullptr: no timing, the L1-sized width).
+  ColumnFfts(std::int64_t len, std::int64_t cols, int sign, unsigned flags,
+             Complex* trial = nullptr)
       : len_(len), cols_(cols), width_(width_for(len, cols)) {
     if (len == 0 || cols == 0) return;
-    scratch_.reset(F::allocate(static_cast<std::size_t>(len * width_)));
-    full_ = plan(width_, sign, flags);
-    if (cols % width_ != 0) tail_ = plan(cols % width_, sign, flags);
+    const bool wisdom_only = (flags & FFTW_WISDOM_ONLY) != 0;
+    const bool measure = !wisdom_only && (flags & FFTW_ESTIMATE) == 0 && trial != nullptr;
+    std::vector<std::int64_t> widths{width_};
+    if (measure || wisdom_only) {
+      for (std::int64_t w : {16, 32, 64, 128}) {
+        w = std::min(w, cols);
+        if (std::find(widths.begin(), widths.end(), w) == widths.end()) widths.push_back(w);
+      }
+    }
+    // Zeros: what FFTW's planning left in the array could hold denormals, which are slow.
+    if (measure) std::fill_n(trial, static_cast<std::size_t>(len * cols), Complex(0));
+    // Every candidate transforms the same number of columns, 512 (a multiple of each), each
+    // round on the next columns of the array, so that a large box is timed out of cache, as
+    // it is used.
+    const std::int64_t span = std::min<std::int64_t>(cols, 512);
+    double best = std::numeric_limits<double>::infinity();
+    std::int64_t next_column = 0;
+    for (std::int64_t w : widths) {
+      if (!make_plans(w, sign, flags)) continue;
+      if (!measure) break;  // the first that plans
+      double fastest = std::numeric_limits<double>::infinity();
+      for (int round = 0; round < 3; ++round) {
+        if (next_column + span > cols) next_column = 0;
+        const auto t0 = std::chrono::steady_clock::now();
+        transform(trial, trial, 1, next_column, next_column + span);
+        fastest = std::min(
+            fastest, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        next_column += span;
+      }
+      if (fastest < best) {
+        best = fastest;
+        chosen_ = w;
+      }
+    }
+    if (measure && chosen_ != 0 && chosen_ != width_) make_plans(chosen_, sign, flags);
+    if (chosen_ != 0) width_ = chosen_;
   }
   ~ColumnFfts() { release(); }
   ColumnFfts(const ColumnFfts&) = delete;
   bool planned() const {
     return len_ == 0 || cols_ == 0 || (full_ != nullptr && (cols_ % width_ == 0 || tail_));
   }
+  std::int64_t width() const { return width_; }
 
   // dst = FFT(src) along the columns, times `scale`; dst may be src.
   void run(const Complex* src, Complex* dst, Real scale = 1) const {
+    transform(src, dst, scale, 0, cols_);
+  }
+
+ private:
+  // Columns [begin, end) of the panels that start at `begin`.
+  void transform(const Complex* src, Complex* dst, Real scale, std::int64_t begin,
+                 std::int64_t end) const {
     Complex* s = scratch_.get();
-    for (std::int64_t c0 = 0; c0 < cols_; c0 += width_) {
+    for (std::int64_t c0 = begin; c0 < end; c0 += width_) {
       const std::int64_t m = std::min(width_, cols_ - c0);
       const auto bytes = static_cast<std::size_t>(m) * sizeof(Complex);
       for (std::int64_t r = 0; r < len_; ++r)
@@ -62,11 +118,11 @@ class ColumnFfts {
     }
   }
 
- private:
   struct Free {
     void operator()(Complex* p) const { F::free(p); }
   };
-  // Columns per panel: the panel (len x width) within 32 KiB, L1 (measured at 128 rows:
+  // Columns per panel without timing (ESTIMATE), and the first candidate: the panel (len x
+  // width) within 32 KiB, L1 (measured on the AMD machine at 128 rows:
   // 16 columns 4.6 ms, 32 columns 5.6 ms, 64 columns 7.2 ms), but at least 16 columns, so
   // that each copied run is four or more cache lines: every row of a panel is on its own page
   // (4 KiB pages in a shared window), and at 256 rows 8-column panels (32 KiB) took 225-275 ms
@@ -75,6 +131,15 @@ class ColumnFfts {
     const auto fit =
         static_cast<std::int64_t>(32768 / sizeof(Complex)) / std::max<std::int64_t>(len, 1);
     return std::clamp<std::int64_t>(std::min(fit, cols), std::min<std::int64_t>(16, cols), 64);
+  }
+  // The panel plans (and the scratch) for width w; false where FFTW made none (wisdom-only).
+  bool make_plans(std::int64_t w, int sign, unsigned flags) {
+    release();
+    width_ = w;
+    scratch_.reset(F::allocate(static_cast<std::size_t>(len_ * w)));
+    full_ = plan(w, sign, flags);
+    if (cols_ % w != 0) tail_ = plan(cols_ % w, sign, flags);
+    return planned();
   }
   typename F::plan plan(std::int64_t howmany, int sign, unsigned flags) {
     const int n = static_cast<int>(len_), stride = static_cast<int>(howmany);
@@ -88,7 +153,7 @@ class ColumnFfts {
     full_ = tail_ = nullptr;
   }
 
-  std::int64_t len_ = 0, cols_ = 0, width_ = 0;
+  std::int64_t len_ = 0, cols_ = 0, width_ = 0, chosen_ = 0;
   std::unique_ptr<Complex[], Free> scratch_;
   typename F::plan full_ = nullptr, tail_ = nullptr;
 };

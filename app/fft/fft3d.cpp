@@ -103,13 +103,13 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   const Box& x_box = boxes_[2];
   const std::int64_t x_columns = x_box.extent(1) * x_box.extent(2);
   if (!x_in_chunks && !whole_3d_) {
-    x_forward_ =
-        std::make_unique<ColumnFfts<Real>>(x_box.extent(0), x_columns, FFTW_FORWARD, flags_);
+    x_forward_ = std::make_unique<ColumnFfts<Real>>(x_box.extent(0), x_columns, FFTW_FORWARD,
+                                                    flags_, work0_.data());
     planned = planned && x_forward_->planned();
   }
   if (!whole_3d_) {
-    x_backward_ =
-        std::make_unique<ColumnFfts<Real>>(x_box.extent(0), x_columns, FFTW_BACKWARD, flags_);
+    x_backward_ = std::make_unique<ColumnFfts<Real>>(x_box.extent(0), x_columns, FFTW_BACKWARD,
+                                                     flags_, work0_.data());
     planned = planned && x_backward_->planned();
   }
 
