@@ -1,19 +1,19 @@
 // The bench measurement (docs/cli.md, "Measurement method"), shared by `a2a bench` and the bench
 // experiments of `a2a run`: warm-up, then per iteration an untimed barrier, the timed call, and
 // the slowest rank's time; backends are interleaved, each round in its own order (B A C, C B A
-// ...), so that drift on a shared machine, and what ran just before, affect all alike. `check` verifies every backend once per size, byte for byte,
-// against MPI_Alltoall[v] and against the closed-form pattern, and that the send buffer is
-// intact.
+// ...), so that drift on a shared machine, and what ran just before, affect all alike. `check`
+// verifies every backend once per size, byte for byte, against MPI_Alltoall[v] and against the
+// closed-form pattern, and that the send buffer is intact.
 #include "bench_sweep.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <climits>
 #include <cstring>
-#include <numeric>
-#include <random>
 #include <iostream>
+#include <numeric>
 #include <optional>
+#include <random>
 #include <set>
 
 #include "a2a/alltoall.hpp"

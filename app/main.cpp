@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
 
   CLI::App app{"a2a: distributed FFTs and transpositions with a pluggable all-to-all layer"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("a2a ") + A2A_VERSION + " (" + A2A_GIT_COMMIT + ")");
+  app.set_version_flag("--version",
+                       std::string("a2a ") + A2A_VERSION + " (" + A2A_GIT_COMMIT + ")");
   // Every option's --help line shows its default.
   app.option_defaults()->always_capture_default();
   std::map<CLI::App*, a2a::app::Runner> runners;

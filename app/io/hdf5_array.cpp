@@ -157,8 +157,8 @@ void read_box(File& file, const std::string& dataset, const std::array<std::int6
   H5Tclose(stored);
   if (type_class != H5T_FLOAT) {
     H5Dclose(set);
-    const char* held = type_class == H5T_STRING    ? "strings"
-                       : type_class == H5T_INTEGER ? "integers"
+    const char* held = type_class == H5T_STRING     ? "strings"
+                       : type_class == H5T_INTEGER  ? "integers"
                        : type_class == H5T_COMPOUND ? "compound values"
                                                     : "values that are not floating-point";
     throw Error("dataset '" + dataset + "' of '" + file.path() + "' holds " + held +

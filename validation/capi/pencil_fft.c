@@ -34,8 +34,8 @@ static fftw_plan plan_along(double complex* a, const a2a_box* b, int axis) {
   fftw_iodim64 line = {size[axis], stride[axis], stride[axis]}, batch[2];
   for (int d = 0, k = 0; d < 3; ++d)
     if (d != axis) batch[k++] = (fftw_iodim64){size[d], stride[d], stride[d]};
-  return fftw_plan_guru64_dft(1, &line, 2, batch, (fftw_complex*)a, (fftw_complex*)a,
-                              FFTW_FORWARD, FFTW_MEASURE);
+  return fftw_plan_guru64_dft(1, &line, 2, batch, (fftw_complex*)a, (fftw_complex*)a, FFTW_FORWARD,
+                              FFTW_MEASURE);
 }
 
 static void run(fftw_plan p) {
