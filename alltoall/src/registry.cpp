@@ -18,12 +18,27 @@
 #include "detail/algorithms.hpp"
 #include "detail/plan.hpp"
 
-#define A2A_ALGORITHMS(X)                                                                          \
-  X(mpi)                                                                                           \
-  X(linear)                                                                                        \
-  X(pairwise)                                                                                      \
-  X(bruck) X(tra) X(tra_modified) X(tra2) X(random_scatter) X(random_sendrecv) X(random_segmented) \
-      X(random_auto) X(sloav) X(sloavx) X(tra_v) X(padded_bruck_v) X(shared_window) X(auto)
+// One X(name) line per algorithm.
+// clang-format off
+#define A2A_ALGORITHMS(X) \
+  X(mpi) \
+  X(linear) \
+  X(pairwise) \
+  X(bruck) \
+  X(tra) \
+  X(tra_modified) \
+  X(tra2) \
+  X(random_scatter) \
+  X(random_sendrecv) \
+  X(random_segmented) \
+  X(random_auto) \
+  X(sloav) \
+  X(sloavx) \
+  X(tra_v) \
+  X(padded_bruck_v) \
+  X(shared_window) \
+  X(auto)
+// clang-format on
 
 namespace a2a {
 
