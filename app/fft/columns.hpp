@@ -59,7 +59,7 @@ class ColumnFfts {
     // it is used.
     const std::int64_t span = std::min<std::int64_t>(cols, 512);
     double best = std::numeric_limits<double>::infinity();
-    std::int64_t next_column = 0;
+    std::int64_t next_column = 0, chosen = 0;
     for (std::int64_t w : widths) {
       if (!make_plans(w, sign, flags)) continue;
       if (!measure) break;  // the first that plans
@@ -74,18 +74,17 @@ class ColumnFfts {
       }
       if (fastest < best) {
         best = fastest;
-        chosen_ = w;
+        chosen = w;
       }
     }
-    if (measure && chosen_ != 0 && chosen_ != width_) make_plans(chosen_, sign, flags);
-    if (chosen_ != 0) width_ = chosen_;
+    // The plans in hand are the last candidate's (make_plans sets width_).
+    if (chosen != 0 && chosen != width_) make_plans(chosen, sign, flags);
   }
   ~ColumnFfts() { release(); }
   ColumnFfts(const ColumnFfts&) = delete;
   bool planned() const {
     return len_ == 0 || cols_ == 0 || (full_ != nullptr && (cols_ % width_ == 0 || tail_));
   }
-  std::int64_t width() const { return width_; }
 
   // dst = FFT(src) along the columns, times `scale`; dst may be src.
   void run(const Complex* src, Complex* dst, Real scale = 1) const {
@@ -153,7 +152,7 @@ class ColumnFfts {
     full_ = tail_ = nullptr;
   }
 
-  std::int64_t len_ = 0, cols_ = 0, width_ = 0, chosen_ = 0;
+  std::int64_t len_ = 0, cols_ = 0, width_ = 0;
   std::unique_ptr<Complex[], Free> scratch_;
   typename F::plan full_ = nullptr, tail_ = nullptr;
 };
