@@ -113,8 +113,9 @@ int run(const Session& session, const Settings& s) {
               ? std::string(", no wisdom kept")
               : (wisdom.found() ? ", plans from " : ", a first run: wisdom saved to ") +
                     wisdom.file();
-      std::printf("  planning: %.3f s (FFTW %s%s)\n", ours.planning_s, s.fftw_plan.c_str(),
-                  kept.c_str());
+      std::printf("  planning: %.3f s (FFTW %s%s)%s%s\n", ours.planning_s, s.fftw_plan.c_str(),
+                  kept.c_str(), ours.local_transforms.empty() ? "" : "; local transforms: ",
+                  ours.local_transforms.c_str());
       std::printf(
           "  forward+backward: median %.1f us (95%% CI %.1f-%.1f), transposes %.1f us, "
           "local FFTs %.1f us, %.2f GFlop/s\n",

@@ -82,6 +82,7 @@ class ColumnFfts {
   }
   ~ColumnFfts() { release(); }
   ColumnFfts(const ColumnFfts&) = delete;
+  std::int64_t width() const { return width_; }  // columns per panel
   bool planned() const {
     return len_ == 0 || cols_ == 0 || (full_ != nullptr && (cols_ % width_ == 0 || tail_));
   }

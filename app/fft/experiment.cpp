@@ -152,6 +152,7 @@ FftResult run_fft3d(MPI_Comm comm, const Fft3dExperiment& e,
     s.label = spec;
     s.planning_s = planning_seconds(comm, [&] { x.fft = std::make_unique<Fft3d<Real>>(comm, o); });
     s.backend = x.fft->backends();
+    s.local_transforms = x.fft->local_transforms();
     x.arrays = std::make_unique<TimedArrays<Real>>(*x.fft, o, planewave, e.in_place);
 #ifdef A2A_WITH_HDF5
     if (!e.input_file.empty()) {  // a2a fft --input (one backend)
@@ -292,6 +293,7 @@ namespace {
 void put_series(nlohmann::json& rec, const FftSeries& s, double bound, double flops) {
   rec["label"] = s.label;
   rec["backend"] = s.backend;
+  if (!s.local_transforms.empty()) rec["local_transforms"] = s.local_transforms;
   rec["check"] = s.checked ? (s.relative_error <= bound ? "passed" : "failed") : "skipped";
   rec["relative_error"] = s.relative_error;
   rec["error_bound"] = bound;

@@ -8,6 +8,7 @@
 #include "a2a/spec.hpp"
 #include "columns.hpp"
 #include "fftw.hpp"
+#include "planes.hpp"
 
 namespace a2a::fft {
 
@@ -139,6 +140,17 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
     // pair in 61 ms against 46 in place (this machine, MEASURE), more than the copy costs.
     entry_plan_ = whole(boxes_[0], FFTW_FORWARD, data, data);
     exit_plan_ = whole(boxes_[0], FFTW_BACKWARD, data, data);
+  } else if (!o.r2c && slab_2d_) {
+    // A slab's 2D transforms of its x-planes, the fastest of four ways (planes.hpp): forward
+    // from the caller's array (kept) into work0_, backward from work1_ (scratch) into the
+    // caller's.
+    const std::vector<int> plane{static_cast<int>(n[1]), static_cast<int>(n[2])};
+    const std::int64_t planes = boxes_[0].extent(0);
+    entry_planes_ = std::make_unique<PlaneFfts<Real>>(plane, planes, FFTW_FORWARD, flags_,
+                                                      work1_.data(), work0_.data(), false);
+    exit_planes_ = std::make_unique<PlaneFfts<Real>>(plane, planes, FFTW_BACKWARD, flags_,
+                                                     work1_.data(), work0_.data(), true);
+    planned = planned && entry_planes_->planned() && exit_planes_->planned();
   } else if (!o.r2c) {
     entry_plan_ = whole(boxes_[0], FFTW_FORWARD, other, data);
     // The backward z transform's input: work1_ on a slab, work0_ after y -> z (the array
@@ -325,23 +337,36 @@ bool same_alignment(const void* a, const void* b) {
   return Fftw<Real>::alignment_of(a) == Fftw<Real>::alignment_of(b);
 }
 
-// An out-of-place whole-box plan made from `planned_in` to `planned_out`, run from `in` to
-// `out`; through the planned arrays (a copy) where the alignments differ from theirs.
+// An out-of-place whole-box transform made from `planned_in` to `planned_out` (transform(in,
+// out) runs it), run from `in` to `out`; through the planned arrays (a copy) where the
+// alignments differ from theirs.
 template <typename Real>
-void Fft3d<Real>::run_out_of_place(void* plan, const Complex* in, Complex* out, Complex* planned_in,
-                                   Complex* planned_out, std::size_t count_in,
+template <typename Transform>
+void Fft3d<Real>::run_out_of_place(const Transform& transform, const Complex* in, Complex* out,
+                                   Complex* planned_in, Complex* planned_out, std::size_t count_in,
                                    std::size_t count_out) {
-  if (plan == nullptr) return;
   const bool copy_in = !same_alignment<Real>(in, planned_in);
   const bool copy_out = !same_alignment<Real>(out, planned_out);
   if (copy_in) in = std::copy_n(in, count_in, planned_in) - count_in;
   const double t0 = MPI_Wtime();
-  using F = Fftw<Real>;
-  F::execute(reinterpret_cast<typename F::plan>(plan),
-             reinterpret_cast<typename F::complex*>(const_cast<Complex*>(in)),
-             reinterpret_cast<typename F::complex*>(copy_out ? planned_out : out));
+  transform(in, copy_out ? planned_out : out);
   compute_seconds += MPI_Wtime() - t0;
   if (copy_out) std::copy_n(planned_out, count_out, out);
+}
+
+// run_out_of_place with one FFTW plan.
+template <typename Real>
+void Fft3d<Real>::run_plan_out_of_place(void* plan, const Complex* in, Complex* out,
+                                        Complex* planned_in, Complex* planned_out,
+                                        std::size_t count) {
+  if (plan == nullptr) return;
+  using F = Fftw<Real>;
+  auto execute = [plan](const Complex* i, Complex* o) {
+    F::execute(reinterpret_cast<typename F::plan>(plan),
+               reinterpret_cast<typename F::complex*>(const_cast<Complex*>(i)),
+               reinterpret_cast<typename F::complex*>(o));
+  };
+  run_out_of_place(execute, in, out, planned_in, planned_out, count, count);
 }
 
 // A whole-box plan made in place on work0_, run in place on `array` (through work0_ where the
@@ -406,7 +431,12 @@ void Fft3d<Real>::forward(const Complex* in, Complex* out) {
     run_in_place(entry_plan_, out, count);
     return;
   }
-  run_out_of_place(entry_plan_, in, work0_.data(), work1_.data(), work0_.data(), count, count);
+  if (entry_planes_) {
+    auto planes = [this](const Complex* i, Complex* o) { entry_planes_->run(i, o); };
+    run_out_of_place(planes, in, work0_.data(), work1_.data(), work0_.data(), count, count);
+  } else {
+    run_plan_out_of_place(entry_plan_, in, work0_.data(), work1_.data(), work0_.data(), count);
+  }
   forward_from_z(out);
 }
 
@@ -481,13 +511,18 @@ void Fft3d<Real>::backward(const Complex* in, Complex* out) {
     return;
   }
   Complex* z = backward_to_z(in);
+  if (exit_planes_) {  // a slab: z is work1_, scratch
+    auto planes = [this](const Complex* i, Complex* o) { exit_planes_->run(i, o); };
+    run_out_of_place(planes, z, out, work1_.data(), work0_.data(), count, count);
+    return;
+  }
   if (exit_plan_ == nullptr) {  // transformed along z already (or nothing to do here)
     std::copy_n(z, count, out);
     return;
   }
   // Planned from z's work array into the other one.
   Complex* other = z == work1_.data() ? work0_.data() : work1_.data();
-  run_out_of_place(exit_plan_, z, out, z, other, count, count);
+  run_plan_out_of_place(exit_plan_, z, out, z, other, count);
 }
 
 template <typename Real>
@@ -514,6 +549,22 @@ std::string Fft3d<Real>::backends() const {
   std::string s = first(zy_) + ", " + first(yx_);
   if (yx_.parts.size() > 1) s += ", in " + std::to_string(yx_.parts.size()) + " chunks";
   if (natural_) s += "; to the input's layout " + name(*to_natural_);
+  return s;
+}
+
+template <typename Real>
+std::string Fft3d<Real>::local_transforms() const {
+  std::string s;
+  if (entry_planes_ && exit_planes_) {
+    s = "planes " + PlaneFfts<Real>::name(entry_planes_->way()) + "/" +
+        PlaneFfts<Real>::name(exit_planes_->way());
+  }
+  if (x_backward_) {
+    if (!s.empty()) s += ", ";
+    s += "x panels ";
+    if (x_forward_) s += std::to_string(x_forward_->width()) + "/";
+    s += std::to_string(x_backward_->width()) + " columns";
+  }
   return s;
 }
 

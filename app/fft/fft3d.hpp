@@ -54,6 +54,8 @@ template <typename Real>
 struct Fftw;
 template <typename Real>
 class ColumnFfts;
+template <typename Real>
+class PlaneFfts;
 
 template <typename Real>
 class Fft3d {
@@ -81,6 +83,10 @@ class Fft3d {
 
   double transpose_seconds = 0, compute_seconds = 0;  // accumulated, this rank
   std::string backends() const;
+  // How the local transforms run where a2a chose at plan time (planes.hpp, columns.hpp), e.g.
+  // "planes copy_then_in_place/in_place_then_copy, x panels 32/64 columns"; "" where nothing
+  // was chosen.
+  std::string local_transforms() const;
 
   // The transposes' three phases summed over every call since reset_phases(), this rank:
   // seconds, and the bytes packed (read from the array into the send buffer), sent, and
@@ -115,8 +121,12 @@ class Fft3d {
   // Returns where the output is: `out`, or with may_stay, the window it arrived in
   // (Redistribution::execute_in_window).
   const Complex* run_step(Step& step, Complex* in, Complex* out, bool may_stay = false);
-  void run_out_of_place(void* plan, const Complex* in, Complex* out, Complex* planned_in,
-                        Complex* planned_out, std::size_t count_in, std::size_t count_out);
+  template <typename Transform>
+  void run_out_of_place(const Transform& transform, const Complex* in, Complex* out,
+                        Complex* planned_in, Complex* planned_out, std::size_t count_in,
+                        std::size_t count_out);
+  void run_plan_out_of_place(void* plan, const Complex* in, Complex* out, Complex* planned_in,
+                             Complex* planned_out, std::size_t count);
   void run_in_place(void* plan, Complex* array, std::size_t count);
   void scaled_copy(const Complex* in, Complex* out, std::size_t count);
   void columns(const ColumnFfts<Real>& fft, const Complex* in, Complex* out, Real scale);
@@ -139,6 +149,9 @@ class Fft3d {
   // backward z from the array backward_to_z returns into the other, run on the caller's.
   void* entry_plan_ = nullptr;
   void* exit_plan_ = nullptr;
+  // A slab's (c2c): its x-planes' 2D transforms instead, forward from the caller's array into
+  // work0_ and backward from work1_ into the caller's.
+  std::unique_ptr<PlaneFfts<Real>> entry_planes_, exit_planes_;
   // The x transforms on column panels (forward: none when the y <-> x step is pipelined).
   std::unique_ptr<ColumnFfts<Real>> x_forward_, x_backward_;
   std::vector<void*> step_plans_;  // every Lines plan, to destroy

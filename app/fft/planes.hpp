@@ -1,0 +1,172 @@
+// Multidimensional FFTs of a stack of contiguous planes (a slab rank's x-planes: a 2D FFT
+// over y and z each) from one array into another, the way that is fastest here. FFTW's one
+// guru plan over the whole stack is what its planner picks among its own algorithms, but it
+// is out of place, and an out-of-place pass over a plane reads it from memory and writes the
+// destination from memory, where an in-place pass works on a plane that stays in cache. On
+// the 2-core AMD machine, 64 planes of 128 x 128 (MEASURE): the one guru plan out of place
+// 8.4-10.6 ms, in place 6.2-9.0, the same in-place plan plane by plane 5.5-9.5 (this machine's
+// noise is that wide; see docs/fft.md for the 16-core figures). So there are four ways, and
+// under MEASURE (PATIENT, EXHAUSTIVE) each is timed at plan time on the transform's own work
+// arrays and the fastest kept:
+//   whole               the one guru plan over all planes, out of place;
+//   per_plane           a one-plane plan out of place, run plane by plane;
+//   copy_then_in_place  each plane copied into the destination, then transformed there in
+//                       place while it is in cache (the source stays as it was);
+//   in_place_then_copy  each plane transformed in place in the source, then copied out (only
+//                       where the source is scratch: the backward transform's work array).
+// ESTIMATE keeps `whole` (what FFTW alone would do); WISDOM_ONLY the first way whose plans the
+// wisdom has.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "fftw.hpp"
+
+namespace a2a::fft {
+
+template <typename Real>
+class PlaneFfts {
+ public:
+  using Complex = std::complex<Real>;
+  using F = Fftw<Real>;
+  enum class Way { whole, per_plane, copy_then_in_place, in_place_then_copy };
+
+  // `count` planes of `shape` (row-major, rank 1-3), one after the other in src and in dst.
+  // src and dst: the work arrays the plans are made on (and timed on, contents overwritten);
+  // run() takes arrays of their alignments. src_is_scratch: run() may overwrite its source.
+  PlaneFfts(const std::vector<int>& shape, std::int64_t count, int sign, unsigned flags,
+            Complex* src, Complex* dst, bool src_is_scratch)
+      : count_(count) {
+    plane_ = 1;
+    for (int n : shape)
+      plane_ *= n;
+    if (count == 0 || plane_ == 0) return;
+    std::vector<Iodim<Real>> dims;
+    std::int64_t stride = plane_;
+    for (int n : shape) {
+      stride /= n;
+      dims.push_back({n, static_cast<int>(stride), static_cast<int>(stride)});
+    }
+    const int rank = static_cast<int>(dims.size());
+    auto* s = reinterpret_cast<typename F::complex*>(src);
+    auto* d = reinterpret_cast<typename F::complex*>(dst);
+    const Iodim<Real> all{static_cast<int>(count), static_cast<int>(plane_),
+                          static_cast<int>(plane_)};
+    const Iodim<Real> one{1, 0, 0};
+    // Plane by plane needs every plane at the alignment its plan was made for.
+    const bool planes_align = count == 1 || (plane_ * sizeof(Complex)) % 16 == 0;
+    const bool wisdom_only = (flags & FFTW_WISDOM_ONLY) != 0;
+    const bool measure = !wisdom_only && (flags & FFTW_ESTIMATE) == 0;
+    std::vector<Way> ways{Way::whole};
+    if ((measure || wisdom_only) && planes_align) {
+      ways.insert(ways.end(), {Way::per_plane, Way::copy_then_in_place});
+      if (src_is_scratch) ways.push_back(Way::in_place_then_copy);
+    }
+    auto plan = [&](Way w) -> typename F::plan& {
+      if (w == Way::whole) {
+        if (whole_ == nullptr) whole_ = F::guru(rank, dims.data(), 1, &all, s, d, sign, flags);
+        return whole_;
+      }
+      if (w == Way::per_plane) {
+        if (plane_out_ == nullptr)
+          plane_out_ = F::guru(rank, dims.data(), 1, &one, s, d, sign, flags);
+        return plane_out_;
+      }
+      // In place on the destination's first plane or the source's: one plan serves both ways
+      // (both arrays have the alignment the caller promises).
+      if (plane_in_ == nullptr) plane_in_ = F::guru(rank, dims.data(), 1, &one, d, d, sign, flags);
+      return plane_in_;
+    };
+    // Zeros: what FFTW's planning left in the arrays could hold denormals, which are slow.
+    if (measure && ways.size() > 1) {
+      std::fill_n(src, static_cast<std::size_t>(count * plane_), Complex(0));
+    }
+    double best = std::numeric_limits<double>::infinity();
+    Way chosen = Way::whole;
+    for (Way w : ways) {
+      if (plan(w) == nullptr) continue;
+      if (!measure || ways.size() == 1) {  // the first that plans
+        way_ = w;
+        break;
+      }
+      way_ = w;
+      double fastest = std::numeric_limits<double>::infinity();
+      for (int round = 0; round < 2; ++round) {
+        const auto t0 = std::chrono::steady_clock::now();
+        run(src, dst);
+        fastest = std::min(
+            fastest, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      }
+      if (fastest < best) {
+        best = fastest;
+        chosen = w;
+      }
+    }
+    if (measure && ways.size() > 1) way_ = chosen;
+    planned_ = plan(way_) != nullptr;
+  }
+  ~PlaneFfts() {
+    for (auto p : {whole_, plane_out_, plane_in_})
+      if (p != nullptr) F::destroy(p);
+  }
+  PlaneFfts(const PlaneFfts&) = delete;
+  bool planned() const { return count_ == 0 || plane_ == 0 || planned_; }
+  Way way() const { return way_; }
+  static std::string name(Way w) {
+    switch (w) {
+      case Way::whole:
+        return "whole";
+      case Way::per_plane:
+        return "per_plane";
+      case Way::copy_then_in_place:
+        return "copy_then_in_place";
+      case Way::in_place_then_copy:
+        return "in_place_then_copy";
+    }
+    return "?";
+  }
+
+  // dst = FFT(src), plane by plane; src is overwritten only where it was declared scratch.
+  void run(const Complex* src, Complex* dst) const {
+    if (count_ == 0 || plane_ == 0) return;
+    auto* s = reinterpret_cast<typename F::complex*>(const_cast<Complex*>(src));
+    auto* d = reinterpret_cast<typename F::complex*>(dst);
+    const auto bytes = static_cast<std::size_t>(plane_) * sizeof(Complex);
+    switch (way_) {
+      case Way::whole:
+        F::execute(whole_, s, d);
+        return;
+      case Way::per_plane:
+        for (std::int64_t i = 0; i < count_; ++i)
+          F::execute(plane_out_, s + i * plane_, d + i * plane_);
+        return;
+      case Way::copy_then_in_place:
+        for (std::int64_t i = 0; i < count_; ++i) {
+          std::memcpy(d + i * plane_, s + i * plane_, bytes);
+          F::execute(plane_in_, d + i * plane_, d + i * plane_);
+        }
+        return;
+      case Way::in_place_then_copy:
+        for (std::int64_t i = 0; i < count_; ++i) {
+          F::execute(plane_in_, s + i * plane_, s + i * plane_);
+          std::memcpy(d + i * plane_, s + i * plane_, bytes);
+        }
+        return;
+    }
+  }
+
+ private:
+  std::int64_t count_ = 0, plane_ = 0;
+  Way way_ = Way::whole;
+  bool planned_ = false;
+  typename F::plan whole_ = nullptr, plane_out_ = nullptr, plane_in_ = nullptr;
+};
+
+}  // namespace a2a::fft
