@@ -128,6 +128,13 @@ int run(const Session& session, const Settings& s) {
           "unpack %.1f us (%.2f GB/s); memcpy of one buffer %.2f GB/s (slowest rank)\n",
           rates.pack_us, rates.pack_gbps, rates.exchange_us, rates.exchange_gbps, rates.unpack_us,
           rates.unpack_gbps, rates.memcpy_gbps);
+      if (rec.contains("local_floor_us")) {
+        const double floor = rec["local_floor_us"].get<double>();
+        std::printf(
+            "  local floor (FFTW's in-place plans on FFTW-MPI's layout, no exchange): median "
+            "%.1f us; a2a's local FFTs %.2fx that\n",
+            floor, rec["compute_us"].get<double>() / floor);
+      }
       for (std::size_t b = 1; b < result.series.size(); ++b) {
         print_baseline(rec, result.series[b].relative_error <= bound, key(b));
       }

@@ -3,7 +3,8 @@
 // an out-of-place FFTW plan only when FFTW allows it (same alignment as the planned arrays), and
 // copies otherwise; both paths, c2c and r2c, slab and pencil, must equal serial FFTW's 3D
 // transform of the whole grid (an independent plan on one rank's copy of everything), and c2c
-// in place (one array for input and output) too.
+// in place (one array for input and output) too. The ways the local transforms may run in
+// (planes.hpp, columns.hpp), each forced, must equal the DFT's definition.
 #include <fftw3.h>
 
 #include <algorithm>
@@ -13,7 +14,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "fft/aligned.hpp"
+#include "fft/columns.hpp"
 #include "fft/fft3d.hpp"
+#include "fft/planes.hpp"
 #include "harness.hpp"
 
 namespace {
@@ -60,9 +64,10 @@ struct Placed {
 };
 
 void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, bool r2c,
-           std::size_t offset, const std::string& backend) {
+           std::size_t offset, const std::string& backend, unsigned flags = FFTW_ESTIMATE) {
   const int P = h.procs();
   a2a::fft::Options o;
+  o.fftw_flags = flags;
   o.n = n;
   o.p1 = p1;
   o.p2 = P / p1;
@@ -72,7 +77,8 @@ void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, 
   const std::string what = std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
                            std::to_string(n[2]) + (r2c ? " r2c" : " c2c") + " grid " +
                            std::to_string(o.p1) + "x" + std::to_string(o.p2) + ", input at +" +
-                           std::to_string(offset) + " B, " + backend;
+                           std::to_string(offset) + " B, " + backend +
+                           (flags == FFTW_MEASURE ? ", MEASURE" : "");
   const std::size_t total = static_cast<std::size_t>(n[0] * n[1] * n[2]);
   const std::int64_t nc = r2c ? n[2] / 2 + 1 : n[2];
   const std::array<std::int64_t, 3> spectrum_n{n[0], n[1], nc};
@@ -139,6 +145,87 @@ void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, 
   }
 }
 
+// The naive DFT (the definition, no FFTW) of `len` points `stride` apart, times scale.
+std::vector<Complex> naive_dft(const Complex* x, int len, std::int64_t stride, int sign,
+                               double scale) {
+  const double pi = std::acos(-1.0);
+  std::vector<Complex> y(static_cast<std::size_t>(len));
+  for (int k = 0; k < len; ++k) {
+    Complex sum = 0;
+    for (int j = 0; j < len; ++j) {
+      sum += x[j * stride] * std::polar(1.0, sign * 2 * pi * j * k / len);
+    }
+    y[static_cast<std::size_t>(k)] = sum * scale;
+  }
+  return y;
+}
+
+// Every way the slab's plane transforms may run (planes.hpp) and every panel width of the x
+// transforms (columns.hpp), each forced, against the DFT's definition: whichever the planner
+// picks on a machine must be right.
+void check_local_ways(a2a::test::Harness& h) {
+  using a2a::fft::ColumnFfts;
+  using a2a::fft::PlaneFfts;
+  using Way = PlaneFfts<double>::Way;
+  const int n1 = 6, n2 = 5, planes = 3;
+  const std::size_t count = static_cast<std::size_t>(n1 * n2 * planes);
+  a2a::fft::AlignedVector<Complex> src(count), dst(count), input(count);
+  for (std::size_t i = 0; i < count; ++i)
+    input[i] = {std::sin(0.37 * static_cast<double>(i)), std::cos(1.3 * static_cast<double>(i))};
+  for (int sign : {FFTW_FORWARD, FFTW_BACKWARD}) {
+    // The 2D DFT of each plane: along z, then along y.
+    std::vector<Complex> expected(input.begin(), input.end());
+    for (int p = 0; p < planes; ++p) {
+      Complex* plane = expected.data() + p * n1 * n2;
+      for (int y = 0; y < n1; ++y) {
+        const auto row = naive_dft(plane + y * n2, n2, 1, sign, 1);
+        std::copy(row.begin(), row.end(), plane + y * n2);
+      }
+      for (int z = 0; z < n2; ++z) {
+        const auto column = naive_dft(plane + z, n1, n2, sign, 1);
+        for (int y = 0; y < n1; ++y)
+          plane[y * n2 + z] = column[static_cast<std::size_t>(y)];
+      }
+    }
+    for (Way way : {Way::whole, Way::per_plane, Way::copy_then_in_place, Way::in_place_then_copy}) {
+      const bool scratch = way == Way::in_place_then_copy;
+      PlaneFfts<double> fft({n1, n2}, planes, sign, FFTW_ESTIMATE, src.data(), dst.data(), scratch,
+                            MPI_COMM_NULL, {way});
+      const std::string what = "planes " + PlaneFfts<double>::name(way) +
+                               (sign == FFTW_FORWARD ? " forward" : " backward");
+      h.expect(fft.planned() && fft.way() == way, what + ": planned that way");
+      std::copy(input.begin(), input.end(), src.begin());
+      std::fill(dst.begin(), dst.end(), Complex(0));  // nothing left from the last way
+      fft.run(src.data(), dst.data());
+      h.expect(max_difference(dst, expected, count) <= 1e-12 * n1 * n2,
+               what + ": equals the DFT's definition");
+      if (!scratch) h.expect(max_difference(src, input, count) == 0, what + ": keeps its source");
+    }
+  }
+  // Columns of a 7 x 37 matrix, scaled: widths that divide 37 and that leave a tail panel,
+  // and one wider than the matrix.
+  const int len = 7, cols = 37;
+  const std::size_t cells = static_cast<std::size_t>(len * cols);
+  a2a::fft::AlignedVector<Complex> matrix(cells), out(cells), trial(cells);
+  for (std::size_t i = 0; i < cells; ++i)
+    matrix[i] = {std::cos(0.11 * static_cast<double>(i)), std::sin(0.7 * static_cast<double>(i))};
+  for (std::int64_t width : {1, 5, 16, 37, 256}) {
+    ColumnFfts<double> fft(len, cols, FFTW_BACKWARD, FFTW_ESTIMATE, trial.data(), MPI_COMM_NULL,
+                           {width});
+    std::fill(out.begin(), out.end(), Complex(0));
+    fft.run(matrix.data(), out.data(), 0.5);
+    double worst = 0;
+    for (int c = 0; c < cols; ++c) {
+      const auto column = naive_dft(matrix.data() + c, len, cols, FFTW_BACKWARD, 0.5);
+      for (int r = 0; r < len; ++r)
+        worst = std::max(worst, std::abs(out[static_cast<std::size_t>(r * cols + c)] -
+                                         column[static_cast<std::size_t>(r)]));
+    }
+    h.expect(fft.planned() && worst <= 1e-12 * len,
+             "x panels of " + std::to_string(width) + " columns equal the DFT's definition");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -147,6 +234,11 @@ int main(int argc, char** argv) {
   {
     a2a::test::Harness h("test_fft3d");
     const int P = h.procs();
+    check_local_ways(h);
+    // MEASURE: the local ways timed at plan time, every rank at once, a rank with no x-planes
+    // (3 of them on P >= 4 ranks) joining the trials with nothing to do.
+    for (int p1 : {P, 1})
+      check(h, {3, 8, 5}, p1, false, 0, "linear", FFTW_MEASURE);
     // Offsets 0 (FFTW's alignment: the out-of-place entry plans) and 8 (misaligned for SIMD:
     // the copy); the transposes through `linear`, and at offset 0 also through
     // `shared_window` (packed straight into the peers' memory, Redistribution::execute_direct).

@@ -6,6 +6,7 @@
 #endif
 
 #include <algorithm>
+#include <new>
 
 #include "a2a/error.hpp"
 #include "fft/reference.hpp"
@@ -94,6 +95,72 @@ void FftwMpi1d::release() {
   if (data_ != nullptr) fftw_free(data_);
   plan_ = backward_ = nullptr;
   data_ = nullptr;
+}
+
+LocalFloor::LocalFloor(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool r2c,
+                       unsigned flags) {
+  int procs = 1, rank = 0;
+  MPI_Comm_size(comm, &procs);
+  MPI_Comm_rank(comm, &rank);
+  const auto share = [&](std::int64_t len) {
+    return static_cast<int>(block_start(len, procs, rank + 1) - block_start(len, procs, rank));
+  };
+  const int n0 = static_cast<int>(n[0]), n1 = static_cast<int>(n[1]), n2 = static_cast<int>(n[2]);
+  const int nc = r2c ? n2 / 2 + 1 : n2, x_planes = share(n[0]), y_planes = share(n[1]);
+  const auto count = [](std::int64_t a, std::int64_t b, std::int64_t c) {
+    return static_cast<std::size_t>(std::max<std::int64_t>(a * b * c, 1));
+  };
+  planes_ = fftw_alloc_complex(count(x_planes, n1, nc));
+  lines_ = fftw_alloc_complex(count(y_planes, n0, nc));
+  if (planes_ == nullptr || lines_ == nullptr) throw std::bad_alloc();
+  // 2D over (y, z) per x-plane; 1D along x per (y, z) of [y][x][z].
+  const fftw_iodim yz_c[2] = {{n1, nc, nc}, {nc, 1, 1}};
+  const fftw_iodim x_planes_how{x_planes, n1 * nc, n1 * nc};
+  const fftw_iodim x_line{n0, nc, nc};
+  const fftw_iodim x_how[2] = {{y_planes, n0 * nc, n0 * nc}, {nc, 1, 1}};
+  auto keep = [&](fftw_plan p) {
+    if (p == nullptr) throw Error("the local floor: FFTW could not plan");
+    plans_.push_back(p);
+  };
+  auto lines = [&](int sign) {
+    if (y_planes > 0) keep(fftw_plan_guru_dft(1, &x_line, 2, x_how, lines_, lines_, sign, flags));
+  };
+  if (x_planes > 0 && r2c) {
+    real_ = fftw_alloc_real(count(x_planes, n1, n2));
+    if (real_ == nullptr) throw std::bad_alloc();
+    const fftw_iodim yz_r2c[2] = {{n1, n2, nc}, {n2, 1, 1}}, yz_c2r[2] = {{n1, nc, n2}, {n2, 1, 1}};
+    const fftw_iodim how_r2c{x_planes, n1 * n2, n1 * nc}, how_c2r{x_planes, n1 * nc, n1 * n2};
+    keep(fftw_plan_guru_dft_r2c(2, yz_r2c, 1, &how_r2c, real_, planes_, flags));
+    lines(FFTW_FORWARD);
+    lines(FFTW_BACKWARD);
+    keep(fftw_plan_guru_dft_c2r(2, yz_c2r, 1, &how_c2r, planes_, real_, flags));
+  } else {
+    if (x_planes > 0) {
+      keep(fftw_plan_guru_dft(2, yz_c, 1, &x_planes_how, planes_, planes_, FFTW_FORWARD, flags));
+    }
+    lines(FFTW_FORWARD);
+    lines(FFTW_BACKWARD);
+    if (x_planes > 0) {
+      keep(fftw_plan_guru_dft(2, yz_c, 1, &x_planes_how, planes_, planes_, FFTW_BACKWARD, flags));
+    }
+  }
+  // Zeros, not what planning left (denormals are slow); the values do not matter otherwise.
+  std::fill_n(reinterpret_cast<double*>(planes_), 2 * count(x_planes, n1, nc), 0.0);
+  std::fill_n(reinterpret_cast<double*>(lines_), 2 * count(y_planes, n0, nc), 0.0);
+  if (real_ != nullptr) std::fill_n(real_, count(x_planes, n1, n2), 0.0);
+}
+
+LocalFloor::~LocalFloor() {
+  for (fftw_plan p : plans_)
+    fftw_destroy_plan(p);
+  fftw_free(planes_);
+  fftw_free(lines_);
+  if (real_ != nullptr) fftw_free(real_);
+}
+
+void LocalFloor::forward_backward() {
+  for (fftw_plan p : plans_)
+    fftw_execute(p);
 }
 
 std::vector<std::unique_ptr<FftwMpi1d>> fftw_mpi_1d_baselines(MPI_Comm comm, std::int64_t points,

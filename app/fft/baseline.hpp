@@ -104,6 +104,28 @@ class FftwMpi {
   fftw_plan forward_ = nullptr, backward_ = nullptr;
 };
 
+// The local FFTs' floor: the transforms of one rank's share of a distributed 3D FFT, done the
+// way FFTW does them fastest, with no exchange at all: FFTW's in-place plans (r2c: out of
+// place, FFTW's r2c has no unpadded in-place form) on FFTW-MPI's transposed layout, the 2D
+// transforms of this rank's n0/P x-planes and the 1D transforms along x of its n1/P y-planes
+// ([y][x][z], unit-stride vectors), forward then backward. An FFT built on FFTW spends at least
+// this on its local transforms; a2a's local FFTs against it say what its layout costs, and
+// FFTW-MPI's whole time against it what FFTW-MPI's exchanges cost. Serial FFTW only (any MPI).
+class LocalFloor {
+ public:
+  LocalFloor(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool r2c, unsigned flags);
+  ~LocalFloor();
+  LocalFloor(const LocalFloor&) = delete;
+  LocalFloor& operator=(const LocalFloor&) = delete;
+  void forward_backward();
+
+ private:
+  fftw_complex* planes_ = nullptr;  // [n0/P][n1][n2c]
+  fftw_complex* lines_ = nullptr;   // [n1/P][n0][n2c]
+  double* real_ = nullptr;          // r2c: [n0/P][n1][n2]
+  std::vector<fftw_plan> plans_;    // in execution order
+};
+
 // Both FFTW-MPI forms, the transposed (like for like, the headline) first.
 std::vector<std::unique_ptr<FftwMpi>> fftw_mpi_baselines(MPI_Comm comm,
                                                          const std::array<std::int64_t, 3>& n,

@@ -10,16 +10,16 @@
 //
 // The best width is the machine's: each panel row is a separate run of memory, n1 n2 elements
 // from the next, so wider panels mean fewer, longer runs (prefetching, TLB) and a larger
-// scratch. At 128 rows the AMD machine ran 16 columns in 4.6 ms, 32 in 5.6, 64 in 7.2; the
-// Xeon ran a 128^3 P = 2 transform pair 1.5x faster with 128 columns than with 16, and 256^3
-// at P = 4 1.5x faster with 64. So when FFTW may measure (MEASURE, PATIENT, EXHAUSTIVE), the
-// width is measured too: each candidate transforms a few panels' worth of fresh columns of the
-// caller's array, with the real row stride, and the fastest wins. ESTIMATE takes the
-// L1-sized width below; WISDOM_ONLY takes the first candidate whose plan the wisdom has.
+// scratch. At 128 rows the AMD machine ran 16 columns in 4.6 ms, 32 in 5.6, 64 in 7.2; on a
+// 16-core Xeon (2 MiB L2) one 256^3 P = 4 rank's x transforms took 69 ms with 16 columns, 38
+// with 64, 29 with 256. So when FFTW may measure (MEASURE, PATIENT, EXHAUSTIVE), the width is
+// measured too: each candidate (16 to 256 columns) transforms a few panels' worth of fresh
+// columns of the caller's array, with the real row stride, on every rank at once, and the
+// fastest for the slowest rank wins. ESTIMATE takes the L1-sized width below; WISDOM_ONLY the
+// first candidate whose plan the wisdom has.
 #pragma once
 
 #include <algorithm>
-#include <chrono>
 #include <complex>
 #include <cstdint>
 #include <cstring>
@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "fftw.hpp"
+#include "trial.hpp"
 
 namespace a2a::fft {
 
@@ -38,38 +39,43 @@ class ColumnFfts {
   using F = Fftw<Real>;
 
   // `trial`: len x cols of the caller's, whose contents may be overwritten, on which the widths
-  // are timed (nullptr: no timing, the L1-sized width).
-  ColumnFfts(std::int64_t len, std::int64_t cols, int sign, unsigned flags,
-             Complex* trial = nullptr)
+  // are timed, in step on every rank of comm (trial.hpp; every rank constructs its ColumnFfts
+  // at the same point, its box empty or not).
+  // `only`: these widths rather than the candidates (one: that width, untimed; the tests).
+  ColumnFfts(std::int64_t len, std::int64_t cols, int sign, unsigned flags, Complex* trial,
+             MPI_Comm comm, const std::vector<std::int64_t>& only = {})
       : len_(len), cols_(cols), width_(width_for(len, cols)) {
-    if (len == 0 || cols == 0) return;
+    const bool empty = len == 0 || cols == 0;
     const bool wisdom_only = (flags & FFTW_WISDOM_ONLY) != 0;
-    const bool measure = !wisdom_only && (flags & FFTW_ESTIMATE) == 0 && trial != nullptr;
+    const bool measure = !wisdom_only && (flags & FFTW_ESTIMATE) == 0;
+    if (empty && !measure) return;  // no collective trials to join
+    // The candidates, the same list on every rank (a width beyond the columns is all of them).
     std::vector<std::int64_t> widths{width_};
-    if (measure || wisdom_only) {
-      for (std::int64_t w : {16, 32, 64, 128}) {
-        w = std::min(w, cols);
-        if (std::find(widths.begin(), widths.end(), w) == widths.end()) widths.push_back(w);
-      }
-    }
+    if (measure || wisdom_only) widths.insert(widths.end(), {16, 32, 64, 128, 256});
+    if (!only.empty()) widths = only;
+    const bool timed = measure && widths.size() > 1;
     // Zeros: what FFTW's planning left in the array could hold denormals, which are slow.
-    if (measure) std::fill_n(trial, static_cast<std::size_t>(len * cols), Complex(0));
-    // Every candidate transforms the same number of columns, 512 (a multiple of each), each
+    if (timed && !empty) std::fill_n(trial, static_cast<std::size_t>(len * cols), Complex(0));
+    // Every candidate transforms the same number of columns, 1024 (a multiple of each), each
     // round on the next columns of the array, so that a large box is timed out of cache, as
     // it is used.
-    const std::int64_t span = std::min<std::int64_t>(cols, 512);
+    const std::int64_t span = std::min<std::int64_t>(cols, 1024);
     double best = std::numeric_limits<double>::infinity();
     std::int64_t next_column = 0, chosen = 0;
     for (std::int64_t w : widths) {
-      if (!make_plans(w, sign, flags)) continue;
-      if (!measure) break;  // the first that plans
+      w = std::max<std::int64_t>(1, std::min(w, cols));
+      const bool made = empty || make_plans(w, sign, flags);
+      if (!timed) {
+        if (made) break;  // the first that plans
+        continue;
+      }
       double fastest = std::numeric_limits<double>::infinity();
       for (int round = 0; round < 3; ++round) {
         if (next_column + span > cols) next_column = 0;
-        const auto t0 = std::chrono::steady_clock::now();
-        transform(trial, trial, 1, next_column, next_column + span);
-        fastest = std::min(
-            fastest, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        fastest = std::min(fastest, slowest_seconds(comm, [&] {
+                             if (!empty)
+                               transform(trial, trial, 1, next_column, next_column + span);
+                           }));
         next_column += span;
       }
       if (fastest < best) {
@@ -77,6 +83,7 @@ class ColumnFfts {
         chosen = w;
       }
     }
+    if (empty) return;
     // The plans in hand are the last candidate's (make_plans sets width_).
     if (chosen != 0 && chosen != width_) make_plans(chosen, sign, flags);
   }

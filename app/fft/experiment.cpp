@@ -226,10 +226,12 @@ FftResult run_fft3d(MPI_Comm comm, const Fft3dExperiment& e,
 
   // FFTW-MPI's two forms on the same input, each compared with the first backend's spectrum.
   std::vector<std::unique_ptr<FftwMpi>> baselines;
+  std::unique_ptr<LocalFloor> floor;
   if constexpr (std::is_same_v<Real, double>) {
     if (e.baseline) {
       double planning = planning_seconds(
           comm, [&] { baselines = fftw_mpi_baselines(comm, o0.n, r2c, o0.fftw_flags); });
+      floor = std::make_unique<LocalFloor>(comm, o0.n, r2c, o0.fftw_flags);
       // The like-for-like form first: FFTW-MPI's natural form for a natural a2a spectrum.
       if (o0.natural_spectrum) std::swap(baselines.front(), baselines.back());
       auto slab = fill<double>(baselines.front()->real_box(), o0.n, planewave);
@@ -274,6 +276,10 @@ FftResult run_fft3d(MPI_Comm comm, const Fft3dExperiment& e,
         baselines[b]->backward_normalized();
       });
       if (it >= 0) result.series[a2a_series + b].total_us.push_back(us);
+    }
+    if (floor) {
+      const double us = slowest_us(comm, [&] { floor->forward_backward(); });
+      if (it >= 0) result.local_floor_us.push_back(us);
     }
     progress(static_cast<double>(result.series.size()), round_label(it, e.iters));
   }
@@ -342,6 +348,7 @@ std::vector<nlohmann::json> fft3d_records(const Fft3dExperiment& e, const FftRes
       rec["exchange_gbps"] = t.exchange_gbps;
       rec["unpack_gbps"] = t.unpack_gbps;
       rec["memcpy_gbps"] = t.memcpy_gbps;
+      if (!r.local_floor_us.empty()) rec["local_floor_us"] = stats::median(r.local_floor_us);
     }
     records.push_back(std::move(rec));
   }

@@ -58,6 +58,8 @@ struct FftSeries {
 
 struct FftResult {
   std::vector<FftSeries> series;  // the backends in order, then the baselines
+  // 3D with a baseline: per timed round, the slowest rank's LocalFloor pair (us).
+  std::vector<double> local_floor_us;
   double bound = 0;
   std::size_t failures = 0;  // checks over the bound (the same on every rank)
   bool passed() const { return failures == 0; }

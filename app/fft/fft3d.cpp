@@ -105,12 +105,12 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   const std::int64_t x_columns = x_box.extent(1) * x_box.extent(2);
   if (!x_in_chunks && !whole_3d_) {
     x_forward_ = std::make_unique<ColumnFfts<Real>>(x_box.extent(0), x_columns, FFTW_FORWARD,
-                                                    flags_, work0_.data());
+                                                    flags_, work0_.data(), comm);
     planned = planned && x_forward_->planned();
   }
   if (!whole_3d_) {
     x_backward_ = std::make_unique<ColumnFfts<Real>>(x_box.extent(0), x_columns, FFTW_BACKWARD,
-                                                     flags_, work0_.data());
+                                                     flags_, work0_.data(), comm);
     planned = planned && x_backward_->planned();
   }
 
@@ -147,9 +147,9 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
     const std::vector<int> plane{static_cast<int>(n[1]), static_cast<int>(n[2])};
     const std::int64_t planes = boxes_[0].extent(0);
     entry_planes_ = std::make_unique<PlaneFfts<Real>>(plane, planes, FFTW_FORWARD, flags_,
-                                                      work1_.data(), work0_.data(), false);
+                                                      work1_.data(), work0_.data(), false, comm);
     exit_planes_ = std::make_unique<PlaneFfts<Real>>(plane, planes, FFTW_BACKWARD, flags_,
-                                                     work1_.data(), work0_.data(), true);
+                                                     work1_.data(), work0_.data(), true, comm);
     planned = planned && entry_planes_->planned() && exit_planes_->planned();
   } else if (!o.r2c) {
     entry_plan_ = whole(boxes_[0], FFTW_FORWARD, other, data);

@@ -4,14 +4,15 @@
 // communicator) -> FFT along y -> x-pencils (transpose in the column communicator) -> FFT
 // along x (output). Slab decomposition is the P x 1 grid: the first transpose is local and
 // skipped. Local transforms are FFTW plans, made once, on row-major boxes: the z transform
-// (a slab's z and y: one 2D plan per x-plane) out of place from the caller's array forward
-// and into it backward, y in place, and x on cache-sized column panels (columns.hpp), which
-// also apply the backward 1/N. With one rank per column (P = 1, a 1 x P grid) the y- and
-// x-pencils are one box: the x panels go from the one array to the other, nothing exchanged.
-// On one rank (unpipelined) the whole transform is one 3D FFTW plan each way, in place on the
-// caller's output (after a copy, unless the caller's call is in place).
-// Pipelined (Options::chunks > 1): each transpose goes in chunks along the axis both of its
-// sides hold whole (x between z- and y-pencils, z between y- and x-pencils), and the 1D
+// (a slab's z and y: 2D transforms of its x-planes, planes.hpp) from the caller's array
+// forward and into it backward, y in place, and x on cache-sized column panels (columns.hpp),
+// which also apply the backward 1/N. Where a2a has several ways to run a stage (the planes',
+// the panels' width) it times them at plan time under FFTW's MEASURE, every rank at once. With one
+// rank per column (P = 1, a 1 x P grid) the y- and x-pencils are one box: the x panels go from the
+// one array to the other, nothing exchanged. On one rank (unpipelined) the whole transform is one
+// 3D FFTW plan each way, in place on the caller's output (after a copy, unless the caller's call is
+// in place). Pipelined (Options::chunks > 1): each transpose goes in chunks along the axis both of
+// its sides hold whole (x between z- and y-pencils, z between y- and x-pencils), and the 1D
 // transforms beside it run on the same chunks, so that one chunk's exchange is in flight
 // while the next is packed and the previous one unpacked and transformed (Plan::start/finish:
 // the exchange progresses in between with `mpi` and `linear`).

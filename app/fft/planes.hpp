@@ -19,7 +19,6 @@
 #pragma once
 
 #include <algorithm>
-#include <chrono>
 #include <complex>
 #include <cstdint>
 #include <cstring>
@@ -28,6 +27,7 @@
 #include <vector>
 
 #include "fftw.hpp"
+#include "trial.hpp"
 
 namespace a2a::fft {
 
@@ -41,13 +41,17 @@ class PlaneFfts {
   // `count` planes of `shape` (row-major, rank 1-3), one after the other in src and in dst.
   // src and dst: the work arrays the plans are made on (and timed on, contents overwritten);
   // run() takes arrays of their alignments. src_is_scratch: run() may overwrite its source.
+  // The ways are timed in step on every rank of comm (trial.hpp; every rank constructs its
+  // PlaneFfts at the same point, with the same shape, its count zero or not). `only`: these
+  // ways rather than every one that applies (one: that way, untimed; the tests use it).
   PlaneFfts(const std::vector<int>& shape, std::int64_t count, int sign, unsigned flags,
-            Complex* src, Complex* dst, bool src_is_scratch)
+            Complex* src, Complex* dst, bool src_is_scratch, MPI_Comm comm,
+            const std::vector<Way>& only = {})
       : count_(count) {
     plane_ = 1;
     for (int n : shape)
       plane_ *= n;
-    if (count == 0 || plane_ == 0) return;
+    const bool empty = count == 0 || plane_ == 0;
     std::vector<Iodim<Real>> dims;
     std::int64_t stride = plane_;
     for (int n : shape) {
@@ -61,7 +65,7 @@ class PlaneFfts {
                           static_cast<int>(plane_)};
     const Iodim<Real> one{1, 0, 0};
     // Plane by plane needs every plane at the alignment its plan was made for.
-    const bool planes_align = count == 1 || (plane_ * sizeof(Complex)) % 16 == 0;
+    const bool planes_align = (plane_ * sizeof(Complex)) % 16 == 0;
     const bool wisdom_only = (flags & FFTW_WISDOM_ONLY) != 0;
     const bool measure = !wisdom_only && (flags & FFTW_ESTIMATE) == 0;
     std::vector<Way> ways{Way::whole};
@@ -69,6 +73,7 @@ class PlaneFfts {
       ways.insert(ways.end(), {Way::per_plane, Way::copy_then_in_place});
       if (src_is_scratch) ways.push_back(Way::in_place_then_copy);
     }
+    if (!only.empty()) ways = only;
     auto plan = [&](Way w) -> typename F::plan& {
       if (w == Way::whole) {
         if (whole_ == nullptr) whole_ = F::guru(rank, dims.data(), 1, &all, s, d, sign, flags);
@@ -84,40 +89,38 @@ class PlaneFfts {
       if (plane_in_ == nullptr) plane_in_ = F::guru(rank, dims.data(), 1, &one, d, d, sign, flags);
       return plane_in_;
     };
+    const bool timed = measure && ways.size() > 1;
     // Zeros: what FFTW's planning left in the arrays could hold denormals, which are slow.
-    if (measure && ways.size() > 1) {
-      std::fill_n(src, static_cast<std::size_t>(count * plane_), Complex(0));
-    }
+    if (timed && !empty) std::fill_n(src, static_cast<std::size_t>(count * plane_), Complex(0));
     double best = std::numeric_limits<double>::infinity();
     Way chosen = Way::whole;
     for (Way w : ways) {
-      if (plan(w) == nullptr) continue;
-      if (!measure || ways.size() == 1) {  // the first that plans
-        way_ = w;
-        break;
+      const bool made = empty || plan(w) != nullptr;
+      if (!timed) {
+        if (made) {  // the first that plans
+          way_ = w;
+          break;
+        }
+        continue;
       }
       way_ = w;
       double fastest = std::numeric_limits<double>::infinity();
-      for (int round = 0; round < 2; ++round) {
-        const auto t0 = std::chrono::steady_clock::now();
-        run(src, dst);
-        fastest = std::min(
-            fastest, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-      }
+      for (int round = 0; round < 2; ++round)
+        fastest = std::min(fastest, slowest_seconds(comm, [&] { run(src, dst); }));
       if (fastest < best) {
         best = fastest;
         chosen = w;
       }
     }
-    if (measure && ways.size() > 1) way_ = chosen;
-    planned_ = plan(way_) != nullptr;
+    if (timed) way_ = chosen;
+    planned_ = empty || plan(way_) != nullptr;
   }
   ~PlaneFfts() {
     for (auto p : {whole_, plane_out_, plane_in_})
       if (p != nullptr) F::destroy(p);
   }
   PlaneFfts(const PlaneFfts&) = delete;
-  bool planned() const { return count_ == 0 || plane_ == 0 || planned_; }
+  bool planned() const { return planned_; }
   Way way() const { return way_; }
   static std::string name(Way w) {
     switch (w) {
