@@ -64,10 +64,12 @@ struct Placed {
 };
 
 void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, bool r2c,
-           std::size_t offset, const std::string& backend, unsigned flags = FFTW_ESTIMATE) {
+           std::size_t offset, const std::string& backend, unsigned flags = FFTW_ESTIMATE,
+           const std::string& planes_way = "") {
   const int P = h.procs();
   a2a::fft::Options o;
   o.fftw_flags = flags;
+  o.planes_way = planes_way;
   o.n = n;
   o.p1 = p1;
   o.p2 = P / p1;
@@ -78,7 +80,13 @@ void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, 
                            std::to_string(n[2]) + (r2c ? " r2c" : " c2c") + " grid " +
                            std::to_string(o.p1) + "x" + std::to_string(o.p2) + ", input at +" +
                            std::to_string(offset) + " B, " + backend +
-                           (flags == FFTW_MEASURE ? ", MEASURE" : "");
+                           (flags == FFTW_MEASURE ? ", MEASURE" : "") +
+                           (planes_way.empty() ? "" : ", planes " + planes_way);
+  if (P > 1 && p1 == P && backend == "shared_window" &&
+      (planes_way == "copy_then_in_place" || planes_way == "in_place_then_copy")) {
+    h.expect(fft.local_transforms().find("fused") != std::string::npos,
+             what + ": the transposes are fused with the planes (" + fft.local_transforms() + ")");
+  }
   const std::size_t total = static_cast<std::size_t>(n[0] * n[1] * n[2]);
   const std::int64_t nc = r2c ? n[2] / 2 + 1 : n[2];
   const std::array<std::int64_t, 3> spectrum_n{n[0], n[1], nc};
@@ -239,6 +247,18 @@ int main(int argc, char** argv) {
     // (3 of them on P >= 4 ranks) joining the trials with nothing to do.
     for (int p1 : {P, 1})
       check(h, {3, 8, 5}, p1, false, 0, "linear", FFTW_MEASURE);
+    // A slab's plane transforms each way; with shared_window the plane-at-a-time ways are
+    // fused with the transposes (each plane's pieces straight to and from the peers' memory),
+    // at offsets 0 and 8 (the caller's arrays are only copied from and to there).
+    for (const char* way : {"whole", "per_plane", "copy_then_in_place", "in_place_then_copy"}) {
+      for (const std::array<std::int64_t, 3> n :
+           {std::array<std::int64_t, 3>{12, 10, 9}, std::array<std::int64_t, 3>{7, 13, 6}}) {
+        for (std::size_t offset : {0, 8}) {
+          check(h, n, P, false, offset, "shared_window", FFTW_ESTIMATE, way);
+          check(h, n, P, false, offset, "linear", FFTW_ESTIMATE, way);
+        }
+      }
+    }
     // Offsets 0 (FFTW's alignment: the out-of-place entry plans) and 8 (misaligned for SIMD:
     // the copy); the transposes through `linear`, and at offset 0 also through
     // `shared_window` (packed straight into the peers' memory, Redistribution::execute_direct).

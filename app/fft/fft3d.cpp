@@ -146,11 +146,18 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
     // caller's.
     const std::vector<int> plane{static_cast<int>(n[1]), static_cast<int>(n[2])};
     const std::int64_t planes = boxes_[0].extent(0);
-    entry_planes_ = std::make_unique<PlaneFfts<Real>>(plane, planes, FFTW_FORWARD, flags_,
-                                                      work1_.data(), work0_.data(), false, comm);
-    exit_planes_ = std::make_unique<PlaneFfts<Real>>(plane, planes, FFTW_BACKWARD, flags_,
-                                                     work1_.data(), work0_.data(), true, comm);
+    using Way = typename PlaneFfts<Real>::Way;
+    std::vector<Way> entry_way, exit_way;
+    if (!o.planes_way.empty()) {
+      exit_way = {PlaneFfts<Real>::named(o.planes_way)};
+      entry_way = {exit_way[0] == Way::in_place_then_copy ? Way::copy_then_in_place : exit_way[0]};
+    }
+    entry_planes_ = std::make_unique<PlaneFfts<Real>>(
+        plane, planes, FFTW_FORWARD, flags_, work1_.data(), work0_.data(), false, comm, entry_way);
+    exit_planes_ = std::make_unique<PlaneFfts<Real>>(
+        plane, planes, FFTW_BACKWARD, flags_, work1_.data(), work0_.data(), true, comm, exit_way);
     planned = planned && entry_planes_->planned() && exit_planes_->planned();
+    plan_fusion();
   } else if (!o.r2c) {
     entry_plan_ = whole(boxes_[0], FFTW_FORWARD, other, data);
     // The backward z transform's input: work1_ on a slab, work0_ after y -> z (the array
@@ -431,6 +438,10 @@ void Fft3d<Real>::forward(const Complex* in, Complex* out) {
     run_in_place(entry_plan_, out, count);
     return;
   }
+  if (fused_forward_) {
+    forward_fused(in, out);
+    return;
+  }
   if (entry_planes_) {
     auto planes = [this](const Complex* i, Complex* o) { entry_planes_->run(i, o); };
     run_out_of_place(planes, in, work0_.data(), work1_.data(), work0_.data(), count, count);
@@ -510,6 +521,10 @@ void Fft3d<Real>::backward(const Complex* in, Complex* out) {
     run_in_place(exit_plan_, out, count);
     return;
   }
+  if (fused_backward_) {
+    backward_fused(in, out);
+    return;
+  }
   Complex* z = backward_to_z(in);
   if (exit_planes_) {  // a slab: z is work1_, scratch
     auto planes = [this](const Complex* i, Complex* o) { exit_planes_->run(i, o); };
@@ -552,12 +567,108 @@ std::string Fft3d<Real>::backends() const {
   return s;
 }
 
+// Whether a slab's transposes can be fused with its plane transforms (fused_forward_,
+// fused_backward_), and each peer's rows of a plane. Per rank: the fused and the unfused runs
+// make the same collective calls (Plan::begin_direct/end_direct, begin_pull/end_pull).
+template <typename Real>
+void Fft3d<Real>::plan_fusion() {
+  const Box& planes = boxes_[1];  // a slab's y-pencils: its x-planes, whole in y and z
+  // Each peer's piece must be whole planes' row blocks: [all x here][some y][all z].
+  auto slices = [&](auto box_of, int peers, std::vector<Slice>& out) {
+    for (int q = 0; q < peers; ++q) {
+      const Box& b = box_of(q);
+      if (b.empty()) continue;
+      if (b.lo[0] != planes.lo[0] || b.hi[0] != planes.hi[0] || b.lo[2] != planes.lo[2] ||
+          b.hi[2] != planes.hi[2]) {
+        return false;
+      }
+      out.push_back({q, b.lo[1] - planes.lo[1], b.extent(1)});
+    }
+    return true;
+  };
+  int peers = 1;
+  MPI_Comm_size(col_, &peers);
+  if (!yx_.local && yx_.parts.size() == 1 && x_forward_ && entry_planes_->fusable() &&
+      yx_.parts[0].direct()) {
+    const Redistribution& r = yx_.parts[0];
+    fused_forward_ =
+        slices([&](int q) -> const Box& { return r.send_box(q); }, peers, fill_slices_);
+  }
+  if (!xy_.local && xy_.parts.size() == 1 && xy_.before.empty() && xy_.after.empty() &&
+      exit_planes_->fusable() && xy_.parts[0].pulls()) {
+    const Redistribution& r = xy_.parts[0];
+    fused_backward_ =
+        slices([&](int s) -> const Box& { return r.recv_box(s); }, peers, read_slices_);
+  }
+}
+
+template <typename Real>
+void Fft3d<Real>::forward_fused(const Complex* in, Complex* final_out) {
+  Redistribution& r = yx_.parts[0];
+  const std::int64_t row = boxes_[1].extent(2);
+  double t0 = MPI_Wtime();
+  r.begin_fill();
+  std::vector<std::byte*> targets;
+  for (const Slice& s : fill_slices_)
+    targets.push_back(r.fill_target(s.peer));
+  double t1 = MPI_Wtime();
+  entry_planes_->run_scatter(in, [&](std::int64_t i, const Complex* plane) {
+    for (std::size_t k = 0; k < fill_slices_.size(); ++k) {
+      const Slice& s = fill_slices_[k];
+      const auto count = static_cast<std::size_t>(s.rows * row);
+      std::memcpy(targets[k] + static_cast<std::size_t>(i) * count * sizeof(Complex),
+                  plane + s.first_row * row, count * sizeof(Complex));
+    }
+  });
+  double t2 = MPI_Wtime();
+  Complex* out = natural_ ? natural_work_.data() : final_out;
+  const auto* x = static_cast<const Complex*>(r.end_fill(out));
+  transpose_seconds += (t1 - t0) + (MPI_Wtime() - t2);
+  compute_seconds += t2 - t1;
+  columns(*x_forward_, x, out, 1);
+  if (natural_) exchange(*to_natural_, natural_work_.data(), final_out);
+}
+
+template <typename Real>
+void Fft3d<Real>::backward_fused(const Complex* in, Complex* out) {
+  if (natural_) {
+    exchange(*from_natural_, in, natural_work_.data());
+    in = natural_work_.data();
+  }
+  Redistribution& r = xy_.parts[0];
+  const std::int64_t row = boxes_[1].extent(2);
+  auto* window = static_cast<Complex*>(r.input_window());
+  columns(*x_backward_, in, window != nullptr ? window : work0_.data(),
+          Real(1) / static_cast<Real>(total_));
+  double t0 = MPI_Wtime();
+  r.begin_read();
+  std::vector<const std::byte*> sources;
+  for (const Slice& s : read_slices_)
+    sources.push_back(r.read_source(s.peer));
+  double t1 = MPI_Wtime();
+  exit_planes_->run_gather(
+      [&](std::int64_t i, Complex* plane) {
+        for (std::size_t k = 0; k < read_slices_.size(); ++k) {
+          const Slice& s = read_slices_[k];
+          const auto count = static_cast<std::size_t>(s.rows * row);
+          std::memcpy(plane + s.first_row * row,
+                      sources[k] + static_cast<std::size_t>(i) * count * sizeof(Complex),
+                      count * sizeof(Complex));
+        }
+      },
+      out);
+  double t2 = MPI_Wtime();
+  r.end_read();
+  transpose_seconds += (t1 - t0) + (MPI_Wtime() - t2);
+  compute_seconds += t2 - t1;
+}
+
 template <typename Real>
 std::string Fft3d<Real>::local_transforms() const {
   std::string s;
   if (entry_planes_ && exit_planes_) {
-    s = "planes " + PlaneFfts<Real>::name(entry_planes_->way()) + "/" +
-        PlaneFfts<Real>::name(exit_planes_->way());
+    s = "planes " + PlaneFfts<Real>::name(entry_planes_->way()) + (fused_forward_ ? " fused" : "") +
+        "/" + PlaneFfts<Real>::name(exit_planes_->way()) + (fused_backward_ ? " fused" : "");
   }
   if (x_backward_) {
     if (!s.empty()) s += ", ";

@@ -49,6 +49,10 @@ struct Options {
   // backward starts with its inverse. Off: the spectrum stays transposed (x-pencils), one
   // exchange per direction fewer (FFTW_MPI_TRANSPOSED_OUT's form).
   bool natural_spectrum = false;
+  // The tests: a slab's plane transforms run this way (planes.hpp: "whole", "per_plane",
+  // "copy_then_in_place", "in_place_then_copy"; forward, whose source is the caller's, takes
+  // copy_then_in_place for the last) instead of the fastest; "" chooses.
+  std::string planes_way;
 };
 
 template <typename Real>
@@ -153,6 +157,20 @@ class Fft3d {
   // A slab's (c2c): its x-planes' 2D transforms instead, forward from the caller's array into
   // work0_ and backward from work1_ into the caller's.
   std::unique_ptr<PlaneFfts<Real>> entry_planes_, exit_planes_;
+  // A slab's transposes fused with its plane transforms, where the backend is single-copy
+  // (shared_window) and a plane at a time in cache won: each transformed plane's pieces go
+  // from its scratch straight into the peers' memory (forward), and each plane is gathered
+  // from the peers' memory into the scratch before its transform (backward). One pass over
+  // memory fewer each way than transforming into a work array and packing or unpacking it.
+  struct Slice {
+    int peer = 0;
+    std::int64_t first_row = 0, rows = 0;  // rows (y) of a plane in the peer's piece
+  };
+  std::vector<Slice> fill_slices_, read_slices_;
+  bool fused_forward_ = false, fused_backward_ = false;
+  void plan_fusion();
+  void forward_fused(const Complex* in, Complex* out);
+  void backward_fused(const Complex* in, Complex* out);
   // The x transforms on column panels (forward: none when the y <-> x step is pipelined).
   std::unique_ptr<ColumnFfts<Real>> x_forward_, x_backward_;
   std::vector<void*> step_plans_;  // every Lines plan, to destroy

@@ -23,6 +23,8 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -114,6 +116,10 @@ class PlaneFfts {
     }
     if (timed) way_ = chosen;
     planned_ = empty || plan(way_) != nullptr;
+    // A plane at a time in cache won: the fused runs below use the same in-place plan on a
+    // scratch plane (its alignment is the arrays': FFTW's allocator).
+    if (planned_ && !empty && fusable())
+      scratch_.reset(F::allocate(static_cast<std::size_t>(plane_)));
   }
   ~PlaneFfts() {
     for (auto p : {whole_, plane_out_, plane_in_})
@@ -122,6 +128,11 @@ class PlaneFfts {
   PlaneFfts(const PlaneFfts&) = delete;
   bool planned() const { return planned_; }
   Way way() const { return way_; }
+  static Way named(const std::string& name) {
+    for (Way w : {Way::whole, Way::per_plane, Way::copy_then_in_place, Way::in_place_then_copy})
+      if (PlaneFfts::name(w) == name) return w;
+    throw std::invalid_argument("no plane transform way '" + name + "'");
+  }
   static std::string name(Way w) {
     switch (w) {
       case Way::whole:
@@ -134,6 +145,36 @@ class PlaneFfts {
         return "in_place_then_copy";
     }
     return "?";
+  }
+
+  // Whether the chosen way runs a plane at a time in place, so that run_scatter and run_gather
+  // do the same work less one pass over memory.
+  bool fusable() const {
+    return way_ == Way::copy_then_in_place || way_ == Way::in_place_then_copy;
+  }
+  // For callers that send or receive each plane in pieces (a fused single-copy exchange):
+  // run_scatter copies src's plane i into a scratch plane, transforms it there and hands it to
+  // sink(i, plane), which copies it on (to the peers); run_gather has source(i, plane) fill
+  // the scratch, transforms it and copies it to dst's plane i. fusable() only.
+  template <typename Sink>
+  void run_scatter(const Complex* src, Sink&& sink) const {
+    auto* p = reinterpret_cast<typename F::complex*>(scratch_.get());
+    const auto bytes = static_cast<std::size_t>(plane_) * sizeof(Complex);
+    for (std::int64_t i = 0; i < count_; ++i) {
+      std::memcpy(scratch_.get(), src + i * plane_, bytes);
+      F::execute(plane_in_, p, p);
+      sink(i, static_cast<const Complex*>(scratch_.get()));
+    }
+  }
+  template <typename Source>
+  void run_gather(Source&& source, Complex* dst) const {
+    auto* p = reinterpret_cast<typename F::complex*>(scratch_.get());
+    const auto bytes = static_cast<std::size_t>(plane_) * sizeof(Complex);
+    for (std::int64_t i = 0; i < count_; ++i) {
+      source(i, scratch_.get());
+      F::execute(plane_in_, p, p);
+      std::memcpy(dst + i * plane_, scratch_.get(), bytes);
+    }
   }
 
   // dst = FFT(src), plane by plane; src is overwritten only where it was declared scratch.
@@ -166,8 +207,12 @@ class PlaneFfts {
   }
 
  private:
+  struct Free {
+    void operator()(Complex* p) const { F::free(p); }
+  };
   std::int64_t count_ = 0, plane_ = 0;
   Way way_ = Way::whole;
+  std::unique_ptr<Complex[], Free> scratch_;  // one plane, fusable() only
   bool planned_ = false;
   typename F::plan whole_ = nullptr, plane_out_ = nullptr, plane_in_ = nullptr;
 };

@@ -336,6 +336,45 @@ void Redistribution::execute_from_window(void* out) {
   ++times_.packs_skipped;
 }
 
+void Redistribution::begin_fill() {
+  if (!plan_.direct()) throw Error("a2a::Redistribution::begin_fill: not a single-copy backend");
+  const double t0 = MPI_Wtime();
+  plan_.begin_direct();
+  times_.exchange_s += MPI_Wtime() - t0;
+}
+
+const void* Redistribution::end_fill(void* out) {
+  const double t0 = MPI_Wtime();
+  const std::byte* received = plan_.end_direct();
+  const double t1 = MPI_Wtime();
+  times_.exchange_s += t1 - t0;
+  ++times_.calls;
+  ++times_.packs_skipped;
+  if (recv_in_order_) {
+    ++times_.unpacks_skipped;
+    return received;
+  }
+  unpack(received, out);
+  times_.unpack_s += MPI_Wtime() - t1;
+  return out;
+}
+
+void Redistribution::begin_read() {
+  if (!pulls_) throw Error("a2a::Redistribution::begin_read: no input_window() here");
+  const double t0 = MPI_Wtime();
+  plan_.begin_pull();
+  times_.exchange_s += MPI_Wtime() - t0;
+}
+
+void Redistribution::end_read() {
+  const double t0 = MPI_Wtime();
+  plan_.end_pull();
+  times_.exchange_s += MPI_Wtime() - t0;
+  ++times_.calls;
+  ++times_.packs_skipped;
+  ++times_.unpacks_skipped;
+}
+
 const void* Redistribution::execute_in_window(const void* in, void* out) {
   if (!plan_.direct() || !recv_in_order_) {
     execute(in, out);

@@ -97,6 +97,26 @@ class Redistribution {
   std::size_t send_offset(int peer) const {
     return send_pieces_.at(static_cast<std::size_t>(peer)).offset;
   }
+  const Box& recv_box(int peer) const {
+    return recv_pieces_.at(static_cast<std::size_t>(peer)).box;
+  }
+  // Fused single-copy exchange, where direct() (shared_window on one node): the caller writes
+  // each peer's piece itself, straight into the peer's memory, from wherever it has the data
+  // (a transform's scratch in cache), instead of an input array that execute() would pack.
+  // begin_fill() (collective) opens the window; fill_target(q) is where peer q's piece goes,
+  // row-major over send_box(q); end_fill(out) (collective) returns this rank's received data:
+  // in the window where receives_in_order() (read only, valid until this redistribution's next
+  // exchange), else unpacked into `out`, which it returns. The pack pass is the caller's.
+  bool direct() const { return plan_.direct(); }
+  void begin_fill();
+  std::byte* fill_target(int peer) { return plan_.direct_target(peer); }
+  const void* end_fill(void* out);
+  // The pulling side's counterpart (pulls(): the caller has filled input_window()): between
+  // begin_read() and end_read() (both collective) the caller reads peer s's piece for this rank
+  // itself, row-major over recv_box(s), at read_source(s), into wherever it wants it.
+  void begin_read();
+  const std::byte* read_source(int peer) { return plan_.pull_source(peer); }
+  void end_read();
   // Whether execute() skips the pack (the input array is the send buffer) or the unpack.
   bool packs_in_place() const { return send_is_input_; }
   bool unpacks_in_place() const { return recv_is_output_; }
