@@ -82,8 +82,9 @@ void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, 
                            std::to_string(offset) + " B, " + backend +
                            (flags == FFTW_MEASURE ? ", MEASURE" : "") +
                            (planes_way.empty() ? "" : ", planes " + planes_way);
+  const bool r2c_fused = r2c && flags == FFTW_MEASURE;  // every grid here has even planes
   if (P > 1 && p1 == P && backend == "shared_window" &&
-      (planes_way == "copy_then_in_place" || planes_way == "in_place_then_copy")) {
+      (planes_way == "copy_then_in_place" || planes_way == "in_place_then_copy" || r2c_fused)) {
     h.expect(fft.local_transforms().find("fused") != std::string::npos,
              what + ": the transposes are fused with the planes (" + fft.local_transforms() + ")");
   }
@@ -247,6 +248,13 @@ int main(int argc, char** argv) {
     // (3 of them on P >= 4 ranks) joining the trials with nothing to do.
     for (int p1 : {P, 1})
       check(h, {3, 8, 5}, p1, false, 0, "linear", FFTW_MEASURE);
+    // r2c on a slab through shared_window, MEASURE: one-plane r2c/c2r plans fused with the
+    // transposes; the caller's real arrays at FFTW's alignment and 8 bytes off it (a copy).
+    for (const std::array<std::int64_t, 3> n :
+         {std::array<std::int64_t, 3>{12, 10, 9}, std::array<std::int64_t, 3>{7, 13, 6}}) {
+      for (std::size_t offset : {0, 8})
+        check(h, n, P, true, offset, "shared_window", FFTW_MEASURE);
+    }
     // A slab's plane transforms each way; with shared_window the plane-at-a-time ways are
     // fused with the transposes (each plane's pieces straight to and from the peers' memory),
     // at offsets 0 and 8 (the caller's arrays are only copied from and to there).

@@ -114,6 +114,13 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
     planned = planned && x_backward_->planned();
   }
 
+  // Whether a slab's transposes could be fused with its plane transforms (plan_fusion): the
+  // transposes single-copy and unchunked, and the x transforms on panels beside them.
+  const bool fuse_forward =
+      slab_2d_ && !yx_.local && yx_.parts.size() == 1 && x_forward_ && yx_.parts[0].direct();
+  const bool fuse_backward = slab_2d_ && !xy_.local && xy_.parts.size() == 1 &&
+                             xy_.before.empty() && xy_.after.empty() && xy_.parts[0].pulls();
+
   // Out of place, whole box: the forward z transform (y and z on a slab) from the caller's
   // array into work0_, and the backward one from the last work array into the caller's.
   using F = Fftw<Real>;
@@ -148,16 +155,31 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
     const std::int64_t planes = boxes_[0].extent(0);
     using Way = typename PlaneFfts<Real>::Way;
     std::vector<Way> entry_way, exit_way;
+    // Where the transposes can be fused with the planes (plan_fusion), the plane-at-a-time
+    // ways do the same work as the others less a pass over memory, which the trials would not
+    // see: they are the candidates (first, where the wisdom decides).
+    const bool wisdom_only = (flags_ & FFTW_WISDOM_ONLY) != 0;
     if (!o.planes_way.empty()) {
       exit_way = {PlaneFfts<Real>::named(o.planes_way)};
       entry_way = {exit_way[0] == Way::in_place_then_copy ? Way::copy_then_in_place : exit_way[0]};
+    } else if ((flags_ & FFTW_ESTIMATE) == 0) {
+      const std::vector<Way> rest =
+          wisdom_only ? std::vector<Way>{Way::whole, Way::per_plane} : std::vector<Way>{};
+      if (fuse_forward) {
+        entry_way = {Way::copy_then_in_place};
+        entry_way.insert(entry_way.end(), rest.begin(), rest.end());
+      }
+      if (fuse_backward) {
+        exit_way = {Way::in_place_then_copy, Way::copy_then_in_place};
+        exit_way.insert(exit_way.end(), rest.begin(), rest.end());
+      }
     }
     entry_planes_ = std::make_unique<PlaneFfts<Real>>(
         plane, planes, FFTW_FORWARD, flags_, work1_.data(), work0_.data(), false, comm, entry_way);
     exit_planes_ = std::make_unique<PlaneFfts<Real>>(
         plane, planes, FFTW_BACKWARD, flags_, work1_.data(), work0_.data(), true, comm, exit_way);
     planned = planned && entry_planes_->planned() && exit_planes_->planned();
-    plan_fusion();
+    plan_fusion(entry_planes_->fusable(), exit_planes_->fusable());
   } else if (!o.r2c) {
     entry_plan_ = whole(boxes_[0], FFTW_FORWARD, other, data);
     // The backward z transform's input: work1_ on a slab, work0_ after y -> z (the array
@@ -195,6 +217,25 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
     c2r_plan_ = reinterpret_cast<void*>(
         F::c2r(dims_rank, c2r_dims.data(), 1, &c2r_how, data, real_work_.data(), flags_));
     if (r2c_plan_ == nullptr || c2r_plan_ == nullptr) planned = false;
+    // A slab whose transposes can be fused: one-plane r2c and c2r plans run plane by plane
+    // through a scratch plane, each plane's pieces copied straight from or to the peers'
+    // memory, as the c2c planes do (where every real plane has the first one's alignment).
+    const bool planes_align =
+        (static_cast<std::size_t>(ny) * static_cast<std::size_t>(nr) * sizeof(Real)) % 16 == 0;
+    if ((fuse_forward || fuse_backward) && (flags_ & FFTW_ESTIMATE) == 0 && planes_align) {
+      plane_scratch_.resize(static_cast<std::size_t>(ny) * static_cast<std::size_t>(nc));
+      auto* scratch = reinterpret_cast<typename F::complex*>(plane_scratch_.data());
+      const Iodim<Real> one{1, 0, 0};
+      if (fuse_forward) {
+        r2c_plane_ = reinterpret_cast<void*>(
+            F::r2c(2, r2c_dims.data(), 1, &one, real_work_.data(), scratch, flags_));
+      }
+      if (fuse_backward) {
+        c2r_plane_ = reinterpret_cast<void*>(
+            F::c2r(2, c2r_dims.data(), 1, &one, scratch, real_work_.data(), flags_));
+      }
+      plan_fusion(r2c_plane_ != nullptr, c2r_plane_ != nullptr);
+    }
   }
   // The spectrum in the input's layout: one exchange among all ranks between the x-pencils
   // and the z-pencils, with the second transpose's backend (on one rank the two are one box).
@@ -273,6 +314,8 @@ Fft3d<Real>::~Fft3d() {
   plans.push_back(exit_plan_);
   plans.push_back(r2c_plan_);
   plans.push_back(c2r_plan_);
+  plans.push_back(r2c_plane_);
+  plans.push_back(c2r_plane_);
   for (void* p : plans) {
     if (p != nullptr) Fftw<Real>::destroy(reinterpret_cast<typename Fftw<Real>::plan>(p));
   }
@@ -439,7 +482,7 @@ void Fft3d<Real>::forward(const Complex* in, Complex* out) {
     return;
   }
   if (fused_forward_) {
-    forward_fused(in, out);
+    forward_fused([&](const auto& sink) { entry_planes_->run_scatter(in, sink); }, out);
     return;
   }
   if (entry_planes_) {
@@ -453,6 +496,25 @@ void Fft3d<Real>::forward(const Complex* in, Complex* out) {
 
 template <typename Real>
 void Fft3d<Real>::forward(const Real* in, Complex* out) {
+  if (fused_forward_) {
+    const Real* from = in;  // the plane plan reads planes of the caller's where FFTW allows
+    if (!same_alignment<Real>(in, real_work_.data())) {
+      std::copy(in, in + real_box_.count(), real_work_.data());
+      from = real_work_.data();
+    }
+    const std::int64_t plane = real_box_.extent(1) * real_box_.extent(2);
+    auto* scratch = reinterpret_cast<typename Fftw<Real>::complex*>(plane_scratch_.data());
+    auto* p = reinterpret_cast<typename Fftw<Real>::plan>(r2c_plane_);
+    forward_fused(
+        [&](const auto& sink) {
+          for (std::int64_t i = 0; i < real_box_.extent(0); ++i) {
+            Fftw<Real>::execute_r2c(p, const_cast<Real*>(from + i * plane), scratch);
+            sink(i, plane_scratch_.data());
+          }
+        },
+        out);
+    return;
+  }
   if (r2c_plan_ != nullptr) {
     // The r2c plan is out of place and keeps its input: it reads the caller's array when FFTW
     // allows it (same alignment), else a copy.
@@ -522,7 +584,7 @@ void Fft3d<Real>::backward(const Complex* in, Complex* out) {
     return;
   }
   if (fused_backward_) {
-    backward_fused(in, out);
+    backward_fused(in, [&](const auto& source) { exit_planes_->run_gather(source, out); });
     return;
   }
   Complex* z = backward_to_z(in);
@@ -542,6 +604,21 @@ void Fft3d<Real>::backward(const Complex* in, Complex* out) {
 
 template <typename Real>
 void Fft3d<Real>::backward(const Complex* in, Real* out) {
+  if (fused_backward_) {
+    const bool copy_out = !same_alignment<Real>(out, real_work_.data());
+    Real* to = copy_out ? real_work_.data() : out;
+    const std::int64_t plane = real_box_.extent(1) * real_box_.extent(2);
+    auto* scratch = reinterpret_cast<typename Fftw<Real>::complex*>(plane_scratch_.data());
+    auto* p = reinterpret_cast<typename Fftw<Real>::plan>(c2r_plane_);
+    backward_fused(in, [&](const auto& source) {
+      for (std::int64_t i = 0; i < real_box_.extent(0); ++i) {
+        source(i, plane_scratch_.data());
+        Fftw<Real>::execute_c2r(p, scratch, to + i * plane);
+      }
+    });
+    if (copy_out) std::copy_n(real_work_.data(), real_box_.count(), out);
+    return;
+  }
   Complex* z = backward_to_z(in);
   if (c2r_plan_ == nullptr) return;
   const bool copy_out = !same_alignment<Real>(out, real_work_.data());
@@ -571,7 +648,7 @@ std::string Fft3d<Real>::backends() const {
 // fused_backward_), and each peer's rows of a plane. Per rank: the fused and the unfused runs
 // make the same collective calls (Plan::begin_direct/end_direct, begin_pull/end_pull).
 template <typename Real>
-void Fft3d<Real>::plan_fusion() {
+void Fft3d<Real>::plan_fusion(bool forward_planes, bool backward_planes) {
   const Box& planes = boxes_[1];  // a slab's y-pencils: its x-planes, whole in y and z
   // Each peer's piece must be whole planes' row blocks: [all x here][some y][all z].
   auto slices = [&](auto box_of, int peers, std::vector<Slice>& out) {
@@ -588,22 +665,24 @@ void Fft3d<Real>::plan_fusion() {
   };
   int peers = 1;
   MPI_Comm_size(col_, &peers);
-  if (!yx_.local && yx_.parts.size() == 1 && x_forward_ && entry_planes_->fusable() &&
+  if (!yx_.local && yx_.parts.size() == 1 && x_forward_ && forward_planes &&
       yx_.parts[0].direct()) {
     const Redistribution& r = yx_.parts[0];
     fused_forward_ =
         slices([&](int q) -> const Box& { return r.send_box(q); }, peers, fill_slices_);
   }
   if (!xy_.local && xy_.parts.size() == 1 && xy_.before.empty() && xy_.after.empty() &&
-      exit_planes_->fusable() && xy_.parts[0].pulls()) {
+      backward_planes && xy_.parts[0].pulls()) {
     const Redistribution& r = xy_.parts[0];
     fused_backward_ =
         slices([&](int s) -> const Box& { return r.recv_box(s); }, peers, read_slices_);
   }
 }
 
+// scatter(sink): transforms every plane into a scratch and calls sink(i, plane) for each.
 template <typename Real>
-void Fft3d<Real>::forward_fused(const Complex* in, Complex* final_out) {
+template <typename Scatter>
+void Fft3d<Real>::forward_fused(const Scatter& scatter, Complex* final_out) {
   Redistribution& r = yx_.parts[0];
   const std::int64_t row = boxes_[1].extent(2);
   double t0 = MPI_Wtime();
@@ -612,7 +691,7 @@ void Fft3d<Real>::forward_fused(const Complex* in, Complex* final_out) {
   for (const Slice& s : fill_slices_)
     targets.push_back(r.fill_target(s.peer));
   double t1 = MPI_Wtime();
-  entry_planes_->run_scatter(in, [&](std::int64_t i, const Complex* plane) {
+  scatter([&](std::int64_t i, const Complex* plane) {
     for (std::size_t k = 0; k < fill_slices_.size(); ++k) {
       const Slice& s = fill_slices_[k];
       const auto count = static_cast<std::size_t>(s.rows * row);
@@ -629,8 +708,10 @@ void Fft3d<Real>::forward_fused(const Complex* in, Complex* final_out) {
   if (natural_) exchange(*to_natural_, natural_work_.data(), final_out);
 }
 
+// gather(source): for every plane, has source(i, plane) fill a scratch and transforms it on.
 template <typename Real>
-void Fft3d<Real>::backward_fused(const Complex* in, Complex* out) {
+template <typename Gather>
+void Fft3d<Real>::backward_fused(const Complex* in, const Gather& gather) {
   if (natural_) {
     exchange(*from_natural_, in, natural_work_.data());
     in = natural_work_.data();
@@ -646,17 +727,15 @@ void Fft3d<Real>::backward_fused(const Complex* in, Complex* out) {
   for (const Slice& s : read_slices_)
     sources.push_back(r.read_source(s.peer));
   double t1 = MPI_Wtime();
-  exit_planes_->run_gather(
-      [&](std::int64_t i, Complex* plane) {
-        for (std::size_t k = 0; k < read_slices_.size(); ++k) {
-          const Slice& s = read_slices_[k];
-          const auto count = static_cast<std::size_t>(s.rows * row);
-          std::memcpy(plane + s.first_row * row,
-                      sources[k] + static_cast<std::size_t>(i) * count * sizeof(Complex),
-                      count * sizeof(Complex));
-        }
-      },
-      out);
+  gather([&](std::int64_t i, Complex* plane) {
+    for (std::size_t k = 0; k < read_slices_.size(); ++k) {
+      const Slice& s = read_slices_[k];
+      const auto count = static_cast<std::size_t>(s.rows * row);
+      std::memcpy(plane + s.first_row * row,
+                  sources[k] + static_cast<std::size_t>(i) * count * sizeof(Complex),
+                  count * sizeof(Complex));
+    }
+  });
   double t2 = MPI_Wtime();
   r.end_read();
   transpose_seconds += (t1 - t0) + (MPI_Wtime() - t2);
@@ -666,6 +745,10 @@ void Fft3d<Real>::backward_fused(const Complex* in, Complex* out) {
 template <typename Real>
 std::string Fft3d<Real>::local_transforms() const {
   std::string s;
+  if (r2c_plane_ != nullptr || c2r_plane_ != nullptr) {
+    s = std::string("planes r2c") + (fused_forward_ ? " fused" : "") + "/c2r" +
+        (fused_backward_ ? " fused" : "");
+  }
   if (entry_planes_ && exit_planes_) {
     s = "planes " + PlaneFfts<Real>::name(entry_planes_->way()) + (fused_forward_ ? " fused" : "") +
         "/" + PlaneFfts<Real>::name(exit_planes_->way()) + (fused_backward_ ? " fused" : "");

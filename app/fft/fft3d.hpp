@@ -168,9 +168,16 @@ class Fft3d {
   };
   std::vector<Slice> fill_slices_, read_slices_;
   bool fused_forward_ = false, fused_backward_ = false;
-  void plan_fusion();
-  void forward_fused(const Complex* in, Complex* out);
-  void backward_fused(const Complex* in, Complex* out);
+  // r2c: the one-plane plans of the fused runs, from the real planes into plane_scratch_ and
+  // back.
+  void* r2c_plane_ = nullptr;
+  void* c2r_plane_ = nullptr;
+  AlignedVector<Complex> plane_scratch_;
+  void plan_fusion(bool forward_planes, bool backward_planes);
+  template <typename Scatter>
+  void forward_fused(const Scatter& scatter, Complex* out);
+  template <typename Gather>
+  void backward_fused(const Complex* in, const Gather& gather);
   // The x transforms on column panels (forward: none when the y <-> x step is pipelined).
   std::unique_ptr<ColumnFfts<Real>> x_forward_, x_backward_;
   std::vector<void*> step_plans_;  // every Lines plan, to destroy
