@@ -42,7 +42,7 @@ TransposeRates transpose_rates(MPI_Comm comm, const Phases& p, int iters) {
     return seconds > 0 ? bytes / seconds / 1e9 : 0.0;
   };
   double times[3] = {p.pack_s, p.exchange_s, p.unpack_s};
-  double rates[4] = {-rate(p.packed_bytes, p.pack_s), -rate(p.packed_bytes, p.exchange_s),
+  double rates[4] = {-rate(p.packed_bytes, p.pack_s), -rate(p.sent_bytes, p.exchange_s),
                      -rate(p.unpacked_bytes, p.unpack_s),
                      -rate(static_cast<double>(p.largest_buffer), memcpy_s)};
   MPI_Allreduce(MPI_IN_PLACE, times, 3, MPI_DOUBLE, MPI_MAX, comm);

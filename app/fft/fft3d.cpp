@@ -784,6 +784,7 @@ typename Fft3d<Real>::Phases Fft3d<Real>::phases() const {
     p.pack_s += t.pack_s;
     p.exchange_s += t.exchange_s;
     p.unpack_s += t.unpack_s;
+    p.sent_bytes += static_cast<double>(t.calls) * static_cast<double>(r->send_bytes());
     // A side done in place is no pass at all (Redistribution::execute).
     if (!r->packs_in_place()) {
       p.packed_bytes +=

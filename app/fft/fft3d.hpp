@@ -96,9 +96,11 @@ class Fft3d {
   // The transposes' three phases summed over every call since reset_phases(), this rank:
   // seconds, and the bytes packed (read from the array into the send buffer), sent, and
   // unpacked (from the receive buffer into the array); each phase is one pass over its bytes.
+  // Where a transpose is fused with the plane transforms the pack or unpack is their pass
+  // (local FFT time) and counts no bytes here.
   struct Phases {
     double pack_s = 0, exchange_s = 0, unpack_s = 0;
-    double packed_bytes = 0, unpacked_bytes = 0;
+    double packed_bytes = 0, sent_bytes = 0, unpacked_bytes = 0;
     std::size_t largest_buffer = 0;  // the largest send or receive buffer, bytes
   };
   Phases phases() const;
