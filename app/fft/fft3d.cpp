@@ -481,7 +481,7 @@ void Fft3d<Real>::forward(const Complex* in, Complex* out) {
     run_in_place(entry_plan_, out, count);
     return;
   }
-  if (fused_forward_) {
+  if (fused_forward_ && entry_planes_) {
     forward_fused([&](const auto& sink) { entry_planes_->run_scatter(in, sink); }, out);
     return;
   }
@@ -496,7 +496,7 @@ void Fft3d<Real>::forward(const Complex* in, Complex* out) {
 
 template <typename Real>
 void Fft3d<Real>::forward(const Real* in, Complex* out) {
-  if (fused_forward_) {
+  if (fused_forward_ && r2c_plane_ != nullptr) {
     const Real* from = in;  // the plane plan reads planes of the caller's where FFTW allows
     if (!same_alignment<Real>(in, real_work_.data())) {
       std::copy(in, in + real_box_.count(), real_work_.data());
@@ -583,7 +583,7 @@ void Fft3d<Real>::backward(const Complex* in, Complex* out) {
     run_in_place(exit_plan_, out, count);
     return;
   }
-  if (fused_backward_) {
+  if (fused_backward_ && exit_planes_) {
     backward_fused(in, [&](const auto& source) { exit_planes_->run_gather(source, out); });
     return;
   }
@@ -604,7 +604,7 @@ void Fft3d<Real>::backward(const Complex* in, Complex* out) {
 
 template <typename Real>
 void Fft3d<Real>::backward(const Complex* in, Real* out) {
-  if (fused_backward_) {
+  if (fused_backward_ && c2r_plane_ != nullptr) {
     const bool copy_out = !same_alignment<Real>(out, real_work_.data());
     Real* to = copy_out ? real_work_.data() : out;
     const std::int64_t plane = real_box_.extent(1) * real_box_.extent(2);
