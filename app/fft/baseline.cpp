@@ -118,9 +118,10 @@ LocalFloor::LocalFloor(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool
   const fftw_iodim x_planes_how{x_planes, n1 * nc, n1 * nc};
   const fftw_iodim x_line{n0, nc, nc};
   const fftw_iodim x_how[2] = {{y_planes, n0 * nc, n0 * nc}, {nc, 1, 1}};
+  bool planned = true;  // false where FFTW made no plan (wisdom-only without it)
   auto keep = [&](fftw_plan p) {
-    if (p == nullptr) throw Error("the local floor: FFTW could not plan");
-    plans_.push_back(p);
+    if (p == nullptr) planned = false;
+    if (p != nullptr) plans_.push_back(p);
   };
   auto lines = [&](int sign) {
     if (y_planes > 0) keep(fftw_plan_guru_dft(1, &x_line, 2, x_how, lines_, lines_, sign, flags));
@@ -144,6 +145,10 @@ LocalFloor::LocalFloor(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool
       keep(fftw_plan_guru_dft(2, yz_c, 1, &x_planes_how, planes_, planes_, FFTW_BACKWARD, flags));
     }
   }
+  // Timed by every rank or by none.
+  int everywhere = planned;
+  MPI_Allreduce(MPI_IN_PLACE, &everywhere, 1, MPI_INT, MPI_LAND, comm);
+  available_ = everywhere != 0;
   // Zeros, not what planning left (denormals are slow); the values do not matter otherwise.
   std::fill_n(reinterpret_cast<double*>(planes_), 2 * count(x_planes, n1, nc), 0.0);
   std::fill_n(reinterpret_cast<double*>(lines_), 2 * count(y_planes, n0, nc), 0.0);

@@ -113,13 +113,17 @@ class FftwMpi {
 // FFTW-MPI's whole time against it what FFTW-MPI's exchanges cost. Serial FFTW only (any MPI).
 class LocalFloor {
  public:
+  // Collective. Where FFTW made no plan on some rank (FFTW_WISDOM_ONLY, the wisdom without
+  // them) the floor is unavailable on every rank, not an error.
   LocalFloor(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool r2c, unsigned flags);
   ~LocalFloor();
   LocalFloor(const LocalFloor&) = delete;
   LocalFloor& operator=(const LocalFloor&) = delete;
+  bool available() const { return available_; }
   void forward_backward();
 
  private:
+  bool available_ = false;
   fftw_complex* planes_ = nullptr;  // [n0/P][n1][n2c]
   fftw_complex* lines_ = nullptr;   // [n1/P][n0][n2c]
   double* real_ = nullptr;          // r2c: [n0/P][n1][n2]

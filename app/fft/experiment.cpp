@@ -277,7 +277,7 @@ FftResult run_fft3d(MPI_Comm comm, const Fft3dExperiment& e,
       });
       if (it >= 0) result.series[a2a_series + b].total_us.push_back(us);
     }
-    if (floor) {
+    if (floor && floor->available()) {
       const double us = slowest_us(comm, [&] { floor->forward_backward(); });
       if (it >= 0) result.local_floor_us.push_back(us);
     }
