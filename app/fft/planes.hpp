@@ -15,7 +15,12 @@
 //   in_place_then_copy  each plane transformed in place in the source, then copied out (only
 //                       where the source is scratch: the backward transform's work array).
 // ESTIMATE keeps `whole` (what FFTW alone would do); WISDOM_ONLY the first way whose plans the
-// wisdom has.
+// wisdom has. The plane-at-a-time ways can also run through a scratch plane whose pieces the
+// caller sends or receives itself (run_scatter, run_gather): Fft3d fuses a slab's single-copy
+// transposes with them that way, and then lets only them compete (the `only` argument).
+// Cost: the planes' 5 N log2 N flops either way; the ways differ in memory passes (whole and
+// per_plane: read source, write destination; the copy ways: the same plus a copy in cache).
+// Run `a2a_local_ffts N P` to see them on a machine.
 #pragma once
 
 #include <algorithm>
