@@ -12,11 +12,11 @@
 // from the next, so wider panels mean fewer, longer runs (prefetching, TLB) and a larger
 // scratch. At 128 rows the AMD machine ran 16 columns in 4.6 ms, 32 in 5.6, 64 in 7.2; on a
 // 16-core Xeon (2 MiB L2) one 256^3 P = 4 rank's x transforms took 65 ms with 16 columns, 32
-// with 64, 28 with 256 (a2a_local_ffts). So when FFTW may measure (MEASURE, PATIENT, EXHAUSTIVE), the width is
-// measured too: each candidate (16 to 256 columns) transforms a few panels' worth of fresh
-// columns of the caller's array, with the real row stride, on every rank at once, and the
-// fastest for the slowest rank wins. ESTIMATE takes the L1-sized width below; WISDOM_ONLY the
-// first candidate whose plan the wisdom has.
+// with 64, 28 with 256 (a2a_local_ffts). So when FFTW may measure (MEASURE, PATIENT,
+// EXHAUSTIVE), the width is measured too: each candidate (16 to 256 columns) transforms a few
+// panels' worth of fresh columns of the caller's array, with the real row stride, on every
+// rank at once, and the fastest for the slowest rank wins. ESTIMATE takes the L1-sized width
+// below; WISDOM_ONLY the first candidate whose plan the wisdom has.
 #pragma once
 
 #include <algorithm>
