@@ -7,6 +7,13 @@ if(A2A_WITH_FFTW)
     a2a_add_mpi_test(fft.${name}.P${ranks} ${ranks} COMMAND $<TARGET_FILE:a2a> fft --iters 1 ${ARGN}
                      TIMEOUT 300)
   endfunction()
+  # The serial benchmark of one slab rank's local transforms runs every way it names (a
+  # benchmark: nothing is timed against anything), and refuses a P that does not divide N.
+  add_test(NAME fft.local_ffts_benchmark COMMAND $<TARGET_FILE:a2a_local_ffts> 16 2 1)
+  set_tests_properties(fft.local_ffts_benchmark PROPERTIES TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "panels of 16 lines.*FFTW-MPI's layout.*memcpy")
+  add_test(NAME fft.local_ffts_benchmark_refuses COMMAND $<TARGET_FILE:a2a_local_ffts> 16 3)
+  set_tests_properties(fft.local_ffts_benchmark_refuses PROPERTIES TIMEOUT 60 WILL_FAIL TRUE)
   foreach(ranks 1 2 3 4 6)
     a2a_fft_test(slab_17x13x11_serial ${ranks} --grid 17x13x11 --decomp slab)
     a2a_fft_test(pencil_30x21x17_serial ${ranks} --grid 30x21x17 --decomp pencil --backend sloav)
