@@ -670,12 +670,14 @@ void Fft3d<Real>::plan_fusion(bool forward_planes, bool backward_planes) {
     const Redistribution& r = yx_.parts[0];
     fused_forward_ =
         slices([&](int q) -> const Box& { return r.send_box(q); }, peers, fill_slices_);
+    fill_targets_.resize(fill_slices_.size());
   }
   if (!xy_.local && xy_.parts.size() == 1 && xy_.before.empty() && xy_.after.empty() &&
       backward_planes && xy_.parts[0].pulls()) {
     const Redistribution& r = xy_.parts[0];
     fused_backward_ =
         slices([&](int s) -> const Box& { return r.recv_box(s); }, peers, read_slices_);
+    read_sources_.resize(read_slices_.size());
   }
 }
 
@@ -687,9 +689,9 @@ void Fft3d<Real>::forward_fused(const Scatter& scatter, Complex* final_out) {
   const std::int64_t row = boxes_[1].extent(2);
   double t0 = MPI_Wtime();
   r.begin_fill();
-  std::vector<std::byte*> targets;
-  for (const Slice& s : fill_slices_)
-    targets.push_back(r.fill_target(s.peer));
+  std::vector<std::byte*>& targets = fill_targets_;  // sized once: no allocation per call
+  for (std::size_t k = 0; k < fill_slices_.size(); ++k)
+    targets[k] = r.fill_target(fill_slices_[k].peer);
   double t1 = MPI_Wtime();
   scatter([&](std::int64_t i, const Complex* plane) {
     for (std::size_t k = 0; k < fill_slices_.size(); ++k) {
@@ -723,9 +725,9 @@ void Fft3d<Real>::backward_fused(const Complex* in, const Gather& gather) {
           Real(1) / static_cast<Real>(total_));
   double t0 = MPI_Wtime();
   r.begin_read();
-  std::vector<const std::byte*> sources;
-  for (const Slice& s : read_slices_)
-    sources.push_back(r.read_source(s.peer));
+  std::vector<const std::byte*>& sources = read_sources_;  // sized once
+  for (std::size_t k = 0; k < read_slices_.size(); ++k)
+    sources[k] = r.read_source(read_slices_[k].peer);
   double t1 = MPI_Wtime();
   gather([&](std::int64_t i, Complex* plane) {
     for (std::size_t k = 0; k < read_slices_.size(); ++k) {

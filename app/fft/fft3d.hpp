@@ -169,6 +169,8 @@ class Fft3d {
     std::int64_t first_row = 0, rows = 0;  // rows (y) of a plane in the peer's piece
   };
   std::vector<Slice> fill_slices_, read_slices_;
+  std::vector<std::byte*> fill_targets_;        // per call: where each slice goes
+  std::vector<const std::byte*> read_sources_;  // per call: where each slice comes from
   bool fused_forward_ = false, fused_backward_ = false;
   // r2c: the one-plane plans of the fused runs, from the real planes into plane_scratch_ and
   // back.

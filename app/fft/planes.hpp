@@ -28,11 +28,11 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "aligned.hpp"
 #include "fftw.hpp"
 #include "trial.hpp"
 
@@ -128,8 +128,7 @@ class PlaneFfts {
     planned_ = empty || plan(way_) != nullptr;
     // A plane at a time in cache won: the fused runs below use the same in-place plan on a
     // scratch plane (its alignment is the arrays': FFTW's allocator).
-    if (planned_ && !empty && fusable())
-      scratch_.reset(F::allocate(static_cast<std::size_t>(plane_)));
+    if (planned_ && !empty && fusable()) scratch_.resize(static_cast<std::size_t>(plane_));
   }
   ~PlaneFfts() {
     for (auto p : {whole_, plane_out_, plane_in_})
@@ -168,22 +167,22 @@ class PlaneFfts {
   // the scratch, transforms it and copies it to dst's plane i. fusable() only.
   template <typename Sink>
   void run_scatter(const Complex* src, Sink&& sink) const {
-    auto* p = reinterpret_cast<typename F::complex*>(scratch_.get());
+    auto* p = reinterpret_cast<typename F::complex*>(scratch_.data());
     const auto bytes = static_cast<std::size_t>(plane_) * sizeof(Complex);
     for (std::int64_t i = 0; i < count_; ++i) {
-      std::memcpy(scratch_.get(), src + i * plane_, bytes);
+      std::memcpy(scratch_.data(), src + i * plane_, bytes);
       F::execute(plane_in_, p, p);
-      sink(i, static_cast<const Complex*>(scratch_.get()));
+      sink(i, static_cast<const Complex*>(scratch_.data()));
     }
   }
   template <typename Source>
   void run_gather(Source&& source, Complex* dst) const {
-    auto* p = reinterpret_cast<typename F::complex*>(scratch_.get());
+    auto* p = reinterpret_cast<typename F::complex*>(scratch_.data());
     const auto bytes = static_cast<std::size_t>(plane_) * sizeof(Complex);
     for (std::int64_t i = 0; i < count_; ++i) {
-      source(i, scratch_.get());
+      source(i, scratch_.data());
       F::execute(plane_in_, p, p);
-      std::memcpy(dst + i * plane_, scratch_.get(), bytes);
+      std::memcpy(dst + i * plane_, scratch_.data(), bytes);
     }
   }
 
@@ -220,12 +219,9 @@ class PlaneFfts {
     }
   }
 
-  struct Free {
-    void operator()(Complex* p) const { F::free(p); }
-  };
   std::int64_t count_ = 0, plane_ = 0;
   Way way_ = Way::whole;
-  std::unique_ptr<Complex[], Free> scratch_;  // one plane, fusable() only
+  mutable AlignedVector<Complex> scratch_;  // one plane, fusable() only (the fused runs')
   bool planned_ = false;
   typename F::plan whole_ = nullptr, plane_out_ = nullptr, plane_in_ = nullptr;
 };
