@@ -111,8 +111,9 @@ int run(const Session& session, const Settings& s) {
       const std::string kept =
           wisdom.file().empty()
               ? std::string(", no wisdom kept")
-              : (wisdom.found() ? ", plans from " : ", a first run: wisdom saved to ") +
-                    wisdom.file();
+              : wisdom.found() ? ", plans from " + wisdom.file()
+              : wisdom.saved() ? ", a first run: wisdom saved to " + wisdom.file()
+                               : std::string(", wisdom not saved (see the warning above)");
       std::printf("  planning: %.3f s (FFTW %s%s)%s%s\n", ours.planning_s, s.fftw_plan.c_str(),
                   kept.c_str(), ours.local_transforms.empty() ? "" : "; local transforms: ",
                   ours.local_transforms.c_str());

@@ -3,6 +3,7 @@
 // a2a model --fit RESULTS.jsonl|RESULTS.h5 [--procs P --block-bytes S]: a per-machine cost model
 // fitted to measured exchanges (core/fit.hpp), and with P and S the predicted time per radix.
 #include <charconv>
+#include <cstdint>
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -11,6 +12,7 @@
 
 #include "a2a/error.hpp"
 #include "a2a/model.hpp"
+#include "a2a/text_file.hpp"
 #include "commands.hpp"
 #include "core/fit.hpp"
 #include "core/records.hpp"
@@ -96,8 +98,17 @@ int run_tra2_model(const Session& session, const Options& opt) {
 
 // The bench records of a JSON-lines file, or of an HDF5 results file (a2a bench --output,
 // a2a run, a2a tune), told apart by HDF5's signature.
-std::vector<fit::Observation> observations_in(const std::string& text, const std::string& file) {
-  if (text.rfind("\x89HDF\r\n\x1a\n", 0) != 0) return fit::read_observations(text, file);
+// FILE's observations: a2a bench's JSON lines (a text file, read with a bound) or an a2a results
+// file (HDF5, of any size); only a regular file either way.
+std::vector<fit::Observation> observations_in(const std::string& file) {
+  if (const std::string problem = text_file_problem(file, "--fit", SIZE_MAX); !problem.empty()) {
+    throw Error(problem);
+  }
+  char magic[8] = {};
+  std::ifstream(file, std::ios::binary).read(magic, sizeof magic);
+  if (std::string(magic, sizeof magic) != "\x89HDF\r\n\x1a\n") {
+    return fit::read_observations(*read_text_file(file, "--fit"), file);
+  }
 #ifdef A2A_WITH_HDF5
   std::vector<fit::Observation> out;
   std::size_t index = 0;
@@ -117,11 +128,7 @@ std::vector<fit::Observation> observations_in(const std::string& text, const std
 template <typename Options>
 int run_fit(const Session& session, const Options& opt) {
   if (!session.root()) return 0;
-  std::ifstream in(opt.fit);
-  if (!in) throw Error("--fit: cannot read '" + opt.fit + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  const fit::Result result = fit::fit(observations_in(text.str(), opt.fit));
+  const fit::Result result = fit::fit(observations_in(opt.fit));
   const auto format = parse_format(opt.format);
   if (format == Format::json) {
     std::cout << fit::to_json(result).dump() << "\n";

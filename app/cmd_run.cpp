@@ -15,7 +15,9 @@
 #include <sstream>
 
 #include "a2a/error.hpp"
+#include "a2a/text_file.hpp"
 #include "commands.hpp"
+#include "core/agree.hpp"
 #include "core/records.hpp"
 #include "run/deck.hpp"
 #include "run/experiments.hpp"
@@ -106,19 +108,11 @@ Runner setup_run(CLI::App& app, const Session& session) {
   return [session, opt]() {
     const Format format = parse_format(opt->format);
     // Rank 0 reads the deck; every rank parses the same text, so errors are identical.
+    // A deck is small: a regular file of at most 16 MiB (not a device or a FIFO).
     std::string text;
-    long long size = -1;
-    if (session.root()) {
-      std::ifstream in(opt->deck, std::ios::binary);
-      if (in) {
-        std::ostringstream all;
-        all << in.rdbuf();
-        text = all.str();
-        size = static_cast<long long>(text.size());
-      }
-    }
-    MPI_Bcast(&size, 1, MPI_LONG_LONG, 0, session.comm);
-    if (size < 0) throw Error("cannot read deck '" + opt->deck + "'");
+    on_root_agreed(session.comm, [&] { text = *read_text_file(opt->deck, "deck", 16u << 20); });
+    unsigned long long size = text.size();
+    MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, session.comm);
     text.resize(static_cast<std::size_t>(size));
     MPI_Bcast(text.data(), static_cast<int>(size), MPI_CHAR, 0, session.comm);
     const deck::Deck d = deck::parse(text, opt->deck, session.procs);

@@ -28,6 +28,7 @@
 #include "a2a/nesting.hpp"
 #include "a2a/registry.hpp"
 #include "a2a/spec.hpp"
+#include "a2a/text_file.hpp"
 #include "a2a/topology.hpp"
 #include "bench_sweep.hpp"
 #include "commands.hpp"
@@ -440,15 +441,13 @@ Runner setup_tune(CLI::App& app, const Session& session) {
     nlohmann::json existing;
     on_root_agreed(session.comm, [&] {
       if (opt->update && std::filesystem::exists(opt->output)) {
-        std::ifstream in(opt->output);
-        std::stringstream text;
-        text << in.rdbuf();
-        if (const std::string deep = nesting_problem(text.str(), false, "--update: " + opt->output);
+        const std::string text = *read_text_file(opt->output, "--update");
+        if (const std::string deep = nesting_problem(text, false, "--update: " + opt->output);
             !deep.empty()) {
           throw Error(deep);
         }
         try {
-          existing = nlohmann::json::parse(text.str());
+          existing = nlohmann::json::parse(text);
         } catch (const std::exception& e) {
           throw Error("--update: '" + opt->output + "' is not a JSON table: " + e.what());
         }

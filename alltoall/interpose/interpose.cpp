@@ -41,9 +41,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -201,12 +203,39 @@ void announce(CommState& st, MPI_Comm comm, const char* op, const std::string& n
   say(comm, std::string(op) + " on " + std::to_string(st.procs) + " ranks: " + name);
 }
 
-// a2a errors inside a call (a count mismatch, say) go to the communicator's error handler,
-// as MPI's own errors would; the default handler aborts the job with the message printed.
+// a2a errors inside a call go to the communicator's error handler with the class MPI would
+// have raised (a count mismatch is MPI_ERR_TRUNCATE), and are returned where the handler
+// returns (MPI_ERRORS_RETURN): the default handler aborts the job, the message printed first.
 int report(MPI_Comm comm, const char* op, const std::exception& e) {
-  std::fprintf(stderr, "a2a-interpose: %s on rank %d: %s\n", op, rank_of(comm), e.what());
-  PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER);
-  return MPI_ERR_OTHER;
+  int code = MPI_ERR_OTHER;
+  if (const auto* error = dynamic_cast<const a2a::Error*>(&e)) {
+    if (error->kind() == a2a::ErrorKind::argument) code = MPI_ERR_TRUNCATE;
+    if (error->kind() == a2a::ErrorKind::resource) code = MPI_ERR_NO_MEM;
+  } else if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) {
+    code = MPI_ERR_NO_MEM;
+  }
+  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+  PMPI_Comm_get_errhandler(comm, &handler);
+  const bool returns = handler == MPI_ERRORS_RETURN;
+  if (handler != MPI_ERRHANDLER_NULL) PMPI_Errhandler_free(&handler);
+  if (!returns || settings().verbose) {
+    std::fprintf(stderr, "a2a-interpose: %s on rank %d: %s\n", op, rank_of(comm), e.what());
+  }
+  PMPI_Comm_call_errhandler(comm, code);
+  return code;
+}
+
+// Arguments MPI itself must reject (a null communicator or datatype, null count arrays):
+// those calls go to the MPI library as they are, which reports them through the
+// communicator's error handler as it would without the interposer.
+bool invalid_arguments(MPI_Comm comm, bool in_place, MPI_Datatype sendtype,
+                       MPI_Datatype recvtype, std::initializer_list<const void*> arrays) {
+  if (comm == MPI_COMM_NULL || recvtype == MPI_DATATYPE_NULL) return true;
+  if (!in_place && sendtype == MPI_DATATYPE_NULL) return true;
+  for (const void* a : arrays) {
+    if (a == nullptr) return true;
+  }
+  return false;
 }
 
 void grow(std::vector<std::byte>& v, std::size_t bytes) {
@@ -227,8 +256,11 @@ int interposed_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   if (spec.empty()) {
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
-  CommState& st = state_of(comm);
   const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (invalid_arguments(comm, in_place, sendtype, recvtype, {})) {
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
+  CommState& st = state_of(comm);
   const TypeShape rt = type_shape(recvtype);
   const TypeShape stype = in_place ? rt : type_shape(sendtype);
   const std::size_t bytes = static_cast<std::size_t>(recvcount) * rt.size;
@@ -337,6 +369,11 @@ int interposed_alltoallv(const void* sendbuf, const int sendcounts[], const int 
                           recvtype, comm);
   };
   if (spec.empty()) return pass();
+  if (invalid_arguments(comm, sendbuf == MPI_IN_PLACE, sendtype, recvtype,
+                        {recvcounts, rdispls, sendbuf == MPI_IN_PLACE ? recvcounts : sendcounts,
+                         sendbuf == MPI_IN_PLACE ? rdispls : sdispls})) {
+    return pass();
+  }
   CommState& st = state_of(comm);
   if (st.inter) {
     say(comm, "MPI_Alltoallv: pass-through (inter-communicator)");

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "a2a/agree.hpp"
 #include "a2a/alltoall.hpp"
 #include "a2a/c_status.hpp"
 #include "a2a/model.hpp"
@@ -71,7 +72,7 @@ void need(const void* p, const char* what) {
 // on one rank is then the same error everywhere instead of a hang in the construction.
 void agree_arguments(MPI_Comm comm,
                      std::initializer_list<std::pair<const void*, const char*>> needed) {
-  if (comm == MPI_COMM_NULL) throw a2a::Error("the communicator is MPI_COMM_NULL");
+  a2a::require_intracommunicator(comm, "a2a");
   std::string error;
   for (const auto& [p, what] : needed) {
     if (p == nullptr && error.empty()) error = std::string(what) + " is NULL";
@@ -151,7 +152,7 @@ int a2a_plan_create_vector_fn(const char* spec, MPI_Fint comm, size_t length,
   const MPI_Comm c = MPI_Comm_f2c(comm);
   const int checked = guarded([&] {
     if (plan != nullptr) *plan = nullptr;
-    if (c == MPI_COMM_NULL) throw a2a::Error("the communicator is MPI_COMM_NULL");
+    a2a::require_intracommunicator(c, "a2a_plan_create_vector");
     const int procs = procs_of(c);
     std::string error;
     if (length < static_cast<std::size_t>(procs)) {

@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <string>
 
@@ -60,10 +61,61 @@ void Requests::irecv(void* buf, std::size_t bytes, int peer, int tag, MPI_Comm c
   }
 }
 
+namespace {
+
+#if defined(MPICH_VERSION) && !defined(A2A_SMPI)
+// MPICH raises the errors of MPI_Waitall (a truncated receive: mismatched Alltoallv counts) on
+// MPI_COMM_WORLD's error handler, not on the requests' communicator, and so aborts the job
+// where a2a promises an error. While any a2a wait is in progress MPI_COMM_WORLD's handler is
+// MPI_ERRORS_RETURN (the first waiter sets it, the last restores the caller's). A comm-less
+// error of another thread of the caller's in that window returns instead of aborting.
+class WorldErrorsReturn {
+ public:
+  WorldErrorsReturn() {
+    const std::lock_guard<std::mutex> hold(lock());
+    if (waiters()++ == 0) {
+      MPI_Comm_get_errhandler(MPI_COMM_WORLD, &saved());
+      MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    }
+  }
+  ~WorldErrorsReturn() {
+    const std::lock_guard<std::mutex> hold(lock());
+    if (--waiters() == 0) {
+      MPI_Comm_set_errhandler(MPI_COMM_WORLD, saved());
+      MPI_Errhandler_free(&saved());
+    }
+  }
+  WorldErrorsReturn(const WorldErrorsReturn&) = delete;
+  WorldErrorsReturn& operator=(const WorldErrorsReturn&) = delete;
+
+ private:
+  static std::mutex& lock() {
+    static std::mutex m;
+    return m;
+  }
+  static int& waiters() {
+    static int n = 0;
+    return n;
+  }
+  static MPI_Errhandler& saved() {
+    static MPI_Errhandler h = MPI_ERRHANDLER_NULL;
+    return h;
+  }
+};
+#else
+struct WorldErrorsReturn {};  // other MPIs raise them on the requests' communicator
+#endif
+
+}  // namespace
+
 void Requests::wait_all(std::string* mismatch) {
   if (requests_.empty()) return;
   statuses_.resize(requests_.size());
-  int code = MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), statuses_.data());
+  int code = MPI_SUCCESS;
+  {
+    [[maybe_unused]] const WorldErrorsReturn returning;
+    code = MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), statuses_.data());
+  }
   // The statuses' error fields are set only when Waitall reports MPI_ERR_IN_STATUS.
   const bool in_status = code == MPI_ERR_IN_STATUS;
   auto error_class = [](int error) {
@@ -77,6 +129,7 @@ void Requests::wait_all(std::string* mismatch) {
     code = MPI_SUCCESS;
     for (std::size_t i = 0; i < requests_.size(); ++i) {
       if (statuses_[i].MPI_ERROR == MPI_ERR_PENDING) {
+        [[maybe_unused]] const WorldErrorsReturn returning;
         statuses_[i].MPI_ERROR = MPI_Wait(&requests_[i], &statuses_[i]);
       }
       const int cls = error_class(statuses_[i].MPI_ERROR);
@@ -173,6 +226,7 @@ Failure current_failure(const std::string& prefix) {
 }
 
 Failure agree_on_failure(MPI_Comm comm, const Failure& local) {
+  a2a::require_intracommunicator(comm, "a2a");
   int rank = 0, procs = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &procs);
@@ -199,6 +253,24 @@ std::string agree_on_error(MPI_Comm comm, const std::string& local_error) {
 }
 
 }  // namespace a2a::detail
+
+void a2a::require_intracommunicator(MPI_Comm comm, const char* what) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  const std::string who(what);
+  if (!initialized) throw Error(who + ": MPI is not initialized (call MPI_Init first)");
+  if (finalized) throw Error(who + ": MPI has been finalized (MPI_Finalize was called)");
+  if (comm == MPI_COMM_NULL) throw Error(who + ": the communicator is MPI_COMM_NULL");
+  int inter = 0;
+  if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) {
+    throw Error(who + ": the communicator is not a valid communicator");
+  }
+  if (inter) {
+    throw Error(who + ": the communicator is an inter-communicator; a2a needs an "
+                      "intra-communicator (MPI_Intercomm_merge makes one of both groups)");
+  }
+}
 
 std::string a2a::agree_on_error(MPI_Comm comm, const std::string& local_error) {
   return detail::agree_on_error(comm, local_error);

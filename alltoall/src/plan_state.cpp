@@ -7,6 +7,7 @@
 #include <numeric>
 #include <tuple>
 
+#include "a2a/agree.hpp"
 #include "a2a/alltoall.hpp"
 #include "a2a/buffer.hpp"
 #include "a2a/registry.hpp"
@@ -199,10 +200,7 @@ static std::string compare_with_root(MPI_Comm comm, int rank, const std::string&
 
 std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm, Kind kind,
                                            std::size_t block_bytes, VectorLayout layout) {
-  if (comm == MPI_COMM_NULL) throw Error("a2a::Plan: communicator is MPI_COMM_NULL");
-  int inter = 0;
-  MPI_Comm_test_inter(comm, &inter);
-  if (inter) throw Error("a2a::Plan: inter-communicators are not supported");
+  require_intracommunicator(comm, "a2a::Plan");
   Context ctx;
   MPI_Comm_rank(comm, &ctx.rank);
   MPI_Comm_size(comm, &ctx.procs);
@@ -253,10 +251,7 @@ std::unique_ptr<PlanState> make_plan_state(std::string_view spec, MPI_Comm comm,
 }
 
 std::unique_ptr<ExchangeState> make_exchange_state(std::string_view spec, MPI_Comm comm) {
-  if (comm == MPI_COMM_NULL) throw Error("a2a::VectorExchange: communicator is MPI_COMM_NULL");
-  int inter = 0;
-  MPI_Comm_test_inter(comm, &inter);
-  if (inter) throw Error("a2a::VectorExchange: inter-communicators are not supported");
+  require_intracommunicator(comm, "a2a::VectorExchange");
   Context ctx;
   MPI_Comm_rank(comm, &ctx.rank);
   MPI_Comm_size(comm, &ctx.procs);

@@ -81,18 +81,30 @@ Result fit(const std::vector<Observation>& observations) {
     throw Error("the fit needs more than " + std::to_string(k) + " measurements, got " +
                 std::to_string(n));
   }
+  // Times in units of the longest (the parameters are scaled back at the end), so that no sum
+  // below overflows or underflows whatever unit or magnitude the records were written in.
+  double unit = 0;
+  for (const Observation& o : observations)
+    unit = std::max(unit, o.time_us);
+  for (const Observation& o : observations) {
+    if (!(o.time_us / unit > 0)) {
+      throw Error("the times span more orders of magnitude than a double holds (" +
+                  std::to_string(o.time_us) + " us against " + std::to_string(unit) + ")");
+    }
+  }
   // Relative residuals: row i divided by its time (times span orders of magnitude), and
   // weighted down by the measurement's relative CI width.
   Eigen::MatrixXd x(n, k);
   Eigen::VectorXd y(n), w(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     const Observation& o = observations[static_cast<std::size_t>(i)];
-    const double relative_ci = o.ci95_us / o.time_us;
-    w(i) = 1.0 / (o.time_us * std::sqrt(1.0 + relative_ci * relative_ci));
+    const double time = o.time_us / unit;
+    const double relative_ci = std::isfinite(o.ci95_us) ? o.ci95_us / o.time_us : 0.0;
+    w(i) = 1.0 / (time * std::sqrt(1.0 + relative_ci * relative_ci));
     x(i, 0) = o.messages * w(i);
     x(i, 1) = o.bytes_sent * w(i);
     if (result.has_gamma) x(i, 2) = o.bytes_copied * w(i);
-    y(i) = o.time_us * w(i);
+    y(i) = time * w(i);
   }
   // Scale the columns to unit norm so that microseconds per message and per byte, which
   // differ by 10^4, condition the QR alike.
@@ -118,19 +130,25 @@ Result fit(const std::vector<Observation>& observations) {
     params[j]->ci95 = 1.96 * std::sqrt(std::max(0.0, covariance(j, j))) / scale(j);
   }
   result.observations = observations.size();
+  // R^2 and the relative errors in the longest time's units, then the parameters in us.
   double mean = 0;
   for (const Observation& o : observations)
-    mean += o.time_us;
+    mean += o.time_us / unit;
   mean /= static_cast<double>(n);
   double ss_res = 0, ss_tot = 0;
   std::map<std::string, std::vector<double>> errors;
   for (const Observation& o : observations) {
+    const double time = o.time_us / unit;
     const double predicted = result.predict(o.messages, o.bytes_sent, o.bytes_copied);
-    ss_res += (o.time_us - predicted) * (o.time_us - predicted);
-    ss_tot += (o.time_us - mean) * (o.time_us - mean);
-    errors[o.backend].push_back(std::abs(predicted - o.time_us) / o.time_us);
+    ss_res += (time - predicted) * (time - predicted);
+    ss_tot += (time - mean) * (time - mean);
+    errors[o.backend].push_back(std::abs(predicted - time) / time);
   }
   result.r_squared = ss_tot > 0 ? 1 - ss_res / ss_tot : 1.0;
+  for (Parameter* p : params) {
+    p->value *= unit;
+    p->ci95 *= unit;
+  }
   for (auto& [backend, list] : errors)
     result.median_relative_error[backend] = stats::median(list);
   return result;

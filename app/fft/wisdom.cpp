@@ -13,10 +13,13 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <vector>
 
+#include "a2a/agree.hpp"
 #include "a2a/error.hpp"
+#include "a2a/text_file.hpp"
 #include "commands.hpp"  // CLI11, kept clear of SimGrid's exit macro
 #include "core/files.hpp"
 
@@ -91,14 +94,13 @@ std::string with_own_signature(const std::string& text, bool single) {
   return ours + text.substr(theirs.size());
 }
 
-// Imports FILE (double) or FILE.float (single); true when it exists and is wisdom.
+// Imports FILE (double) or FILE.float (single); true when it is absent or is wisdom. A path
+// that is not a regular file, or one too large for wisdom, throws (a2a/text_file.hpp).
 bool import(const std::string& path, bool single, bool& exists) {
-  std::ifstream in(path);
-  exists = static_cast<bool>(in);
+  const std::optional<std::string> read = read_text_file(path, "FFTW wisdom", kTextFileLimit, true);
+  exists = read.has_value();
   if (!exists) return true;
-  std::stringstream stream;
-  stream << in.rdbuf();
-  const std::string text = stream.str();
+  const std::string& text = *read;
   const auto import_text = [single](const std::string& t) {
     return (single ? fftwf_import_wisdom_from_string(t.c_str())
                    : fftw_import_wisdom_from_string(t.c_str())) != 0;
@@ -188,8 +190,26 @@ Wisdom::Wisdom(MPI_Comm comm, const std::string& option, const std::string& plan
     return;
   }
   bool exists = false, exists_float = false;
-  int bad = !import(file_, false, exists);
-  bad |= !import(file_ + ".float", true, exists_float);
+  int bad = 0;
+  std::string unreadable;
+  try {
+    bad = !import(file_, false, exists);
+    bad |= !import(file_ + ".float", true, exists_float);
+    if (!exists && !exists_float && plan == "wisdom-only") {
+      unreadable = "'" + file_ + "': no such file (nor '" + file_ +
+                   ".float'); --fftw-plan wisdom-only plans only from an existing wisdom file";
+    }
+  } catch (const Error& e) {
+    unreadable = e.what();
+  }
+  // A device, a FIFO or an oversized file: the same error (or, for the cache, the same warning)
+  // on every rank.
+  if (unreadable = agree_on_error(comm_, unreadable); !unreadable.empty()) {
+    if (!cache_) throw Error("--wisdom: " + unreadable);
+    warn(comm, unreadable + ": planning without the wisdom cache, and not saving it");
+    file_.clear();
+    return;
+  }
   found_ = exists || exists_float;
   MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_LOR, comm_);
   if (!bad) return;
@@ -233,6 +253,7 @@ void Wisdom::save() const {
   }
   unsigned long long length = failure.size();
   MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm_);
+  saved_ = length == 0;
   if (length == 0) return;
   failure.resize(length);
   MPI_Bcast(failure.data(), static_cast<int>(length), MPI_CHAR, 0, comm_);

@@ -35,11 +35,14 @@ class Wisdom {
   bool cache() const { return cache_; }
   // Plans the file held before this run (double and float): 0 on a first run.
   bool found() const { return found_; }
+  // Whether the last save() wrote the file (false before it, and where it only warned).
+  bool saved() const { return saved_; }
 
  private:
   MPI_Comm comm_;
   std::string file_;
   bool cache_ = false, found_ = false;
+  mutable bool saved_ = false;
 };
 
 // This machine's cache file (see above), or "" when no directory can be named.

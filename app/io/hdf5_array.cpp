@@ -61,6 +61,16 @@ bool hdf5_file_left_open() {
 
 namespace {
 
+// Rank 0's check of a file about to be read: "" if it is a regular file (a directory or a
+// device would otherwise reach MPI-IO, which prints its own errors first).
+std::string read_preflight(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return "cannot open '" + path + "': " + std::strerror(errno);
+  if (S_ISDIR(st.st_mode)) return "'" + path + "' is a directory, not an HDF5 file";
+  if (!S_ISREG(st.st_mode)) return "'" + path + "' is not a regular file";
+  return {};
+}
+
 // Rank 0's check of a file about to be created: "" if it can take `bytes`.
 std::string preflight(const std::string& path, std::uint64_t bytes) {
   struct stat st {};
@@ -84,10 +94,11 @@ std::string preflight(const std::string& path, std::uint64_t bytes) {
 
 File::File(MPI_Comm comm, const std::string& path, bool create, std::uint64_t reserve_bytes)
     : comm_(comm), path_(path) {
-  if (create) {
+  {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
-    std::string why = rank == 0 ? preflight(path, reserve_bytes) : std::string();
+    std::string why;
+    if (rank == 0) why = create ? preflight(path, reserve_bytes) : read_preflight(path);
     unsigned long long length = why.size();
     MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
     why.resize(length);

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "a2a/agree.hpp"
 #include "a2a/c_status.hpp"
 #include "a2a/transpose.hpp"
 
@@ -30,7 +31,7 @@ int a2a_redistribution_create(MPI_Comm comm, const a2a_box* in, const a2a_box* o
                               size_t element_bytes, const char* backend, a2a_redistribution* r) {
   return a2a::c_api::guarded([&] {
     if (r != nullptr) *r = nullptr;
-    if (comm == MPI_COMM_NULL) throw a2a::Error("the communicator is MPI_COMM_NULL");
+    a2a::require_intracommunicator(comm, "a2a_redistribution_create");
     // A null pointer on one rank is agreed on before the collective construction.
     int ok = in != nullptr && out != nullptr && r != nullptr;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);

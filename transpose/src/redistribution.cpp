@@ -128,6 +128,7 @@ Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out, con
       element_(element_bytes),
       plan_([&]() {
         // Checked and agreed on before any arithmetic on the boxes: every rank throws alike.
+        require_intracommunicator(comm, "a2a::Redistribution");
         std::string problem = element_bytes == 0 ? "element_bytes is 0" : "";
         if (problem.empty()) problem = box_problem("input", in, element_bytes);
         if (problem.empty()) problem = box_problem("output", out, element_bytes);

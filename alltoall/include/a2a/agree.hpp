@@ -13,4 +13,11 @@ namespace a2a {
 // rank has one.
 std::string agree_on_error(MPI_Comm comm, const std::string& local_error);
 
+// Local, and the same on every rank of a collective call: throws a2a::Error, naming `what`,
+// where comm cannot carry a2a's collectives: MPI not initialized or already finalized,
+// MPI_COMM_NULL, or an inter-communicator (its collectives join two groups, which a2a's
+// exchanges and agreements do not). Every public entry point that takes a communicator calls it
+// before its first collective, so such a call is an error, never an abort or a hang.
+void require_intracommunicator(MPI_Comm comm, const char* what);
+
 }  // namespace a2a

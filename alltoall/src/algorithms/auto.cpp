@@ -28,6 +28,7 @@
 #include "a2a/model.hpp"
 #include "a2a/nesting.hpp"
 #include "a2a/spec.hpp"
+#include "a2a/text_file.hpp"
 #include "a2a/topology.hpp"
 #include "a2a_default_tuning.hpp"
 #include "detail/algorithms.hpp"
@@ -340,11 +341,11 @@ nlohmann::json read_selection_table(const Context& ctx, const std::string& table
     text = kDefaultTuningJson;
     origin = "built-in table";
   } else {
-    std::ifstream in(table);
-    if (!in) ctx.fail("cannot read selection table '" + table + "'");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
+    try {
+      text = *read_text_file(table, "selection table");
+    } catch (const Error& e) {
+      ctx.fail(e.what());
+    }
   }
   if (const std::string deep = nesting_problem(text, false, "selection table " + origin);
       !deep.empty()) {

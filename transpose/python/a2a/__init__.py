@@ -140,7 +140,58 @@ def _fortran(comm):
     return comm if isinstance(comm, int) else comm.py2f()
 
 
+def _mpi4py_comm(comm):
+    """comm as an mpi4py intra-communicator, or a2a.Error (the same on every rank: whether a
+    communicator is null or an inter-communicator is known locally, alike everywhere)."""
+    from mpi4py import MPI
+    if isinstance(comm, (bool, np.bool_)) or not isinstance(comm, (int, np.integer, MPI.Comm)):
+        raise TypeError(f"comm must be an mpi4py communicator (or a Fortran handle), not "
+                        f"{type(comm).__name__}")
+    c = MPI.Comm.f2py(int(comm)) if not isinstance(comm, MPI.Comm) else comm
+    if c == MPI.COMM_NULL:
+        raise Error("the communicator is MPI.COMM_NULL", 2)
+    if c.Is_inter():
+        raise Error("the communicator is an inter-communicator; a2a needs an intra-communicator "
+                    "(Merge() makes one of both groups)", 2)
+    return c
+
+
+def _agreed(comm, convert):
+    """Collective: convert() (the arguments' checks and conversions) run on every rank, then one
+    allgather of the outcome, so an argument error of one rank raises the same exception, with
+    the same message, on every rank instead of leaving the others waiting in the create."""
+    c = _mpi4py_comm(comm)
+    try:
+        value, failure = convert(), None
+    except (TypeError, ValueError, OverflowError, Error) as e:
+        value = None
+        failure = (type(e).__name__, str(e), getattr(e, "code", 2))
+    failures = c.allgather(failure)
+    first = next(((r, f) for r, f in enumerate(failures) if f is not None), None)
+    if first is None:
+        return value
+    rank, (kind, message, code) = first
+    message = f"{message} (rank {rank})" if c.Get_size() > 1 else message
+    classes = {"TypeError": TypeError, "ValueError": ValueError, "OverflowError": OverflowError}
+    if kind in classes:
+        raise classes[kind](message)
+    raise {c.__name__: c for c in (SpecError, UnsupportedError, ResourceError)}.get(
+        kind, Error)(message, code)
+
+
 _INT64_MAX = 2**63 - 1
+
+
+def _spec(spec):
+    """A backend spec as the C API's bytes: a string; None means auto, as NULL does in C."""
+    if spec is None:
+        return b"auto"
+    if not isinstance(spec, str):
+        raise TypeError(f"the backend spec must be a string such as 'auto' or 'tra:r=sqrt', not "
+                        f"{type(spec).__name__} {spec!r}")
+    if "\0" in spec:
+        raise ValueError("the backend spec contains a NUL character")
+    return spec.encode()
 
 
 def _integer(value, name, lo=0, hi=_INT64_MAX):
@@ -223,13 +274,14 @@ class Plan(_Handle):
 
     def __init__(self, spec, comm, block_bytes=None, _arrays=None):
         super().__init__(_plan_free)
-        self._procs = comm.Get_size() if not isinstance(comm, int) else None
+        c = _mpi4py_comm(comm)
+        self._procs = c.Get_size()
         if _arrays is None:
-            _check(_plan_uniform(spec.encode(), _fortran(comm),
-                                 _integer(block_bytes, "block_bytes"), ctypes.byref(self._handle)))
+            spec_b, size = _agreed(c, lambda: (_spec(spec), _integer(block_bytes, "block_bytes")))
+            _check(_plan_uniform(spec_b, c.py2f(), size, ctypes.byref(self._handle)))
         else:
-            pointers = [p for _, p in _layout(self._procs, *_arrays)]
-            _check(_plan_vector(spec.encode(), _fortran(comm), *pointers,
+            spec_b, layout = _agreed(c, lambda: (_spec(spec), _layout(self._procs, *_arrays)))
+            _check(_plan_vector(spec_b, c.py2f(), *[p for _, p in layout],
                                 ctypes.byref(self._handle)))
 
     @classmethod
@@ -274,8 +326,10 @@ class VectorExchange(_Handle):
 
     def __init__(self, spec, comm):
         super().__init__(_exchange_free)
-        self._procs = comm.Get_size()
-        _check(_exchange_create(spec.encode(), _fortran(comm), ctypes.byref(self._handle)))
+        c = _mpi4py_comm(comm)
+        self._procs = c.Get_size()
+        _check(_exchange_create(_agreed(c, lambda: _spec(spec)), c.py2f(),
+                                ctypes.byref(self._handle)))
 
     def execute(self, send, send_counts, send_displs, recv, recv_counts, recv_displs):
         """Collective: MPI_Alltoallv's contract, counts and displacements in bytes."""
@@ -335,16 +389,21 @@ class Redistribution(_Handle):
     def __init__(self, comm, in_box, out_box, dtype, backend="auto"):
         super().__init__(_redist_free)
         self.in_box, self.out_box = in_box, out_box
-        if isinstance(dtype, (int, np.integer)) and not isinstance(dtype, bool):
-            self.itemsize = _integer(dtype, "element size", 1)
-        else:
-            dt = np.dtype(dtype)
-            if dt.hasobject:
-                raise TypeError(f"dtype {dt}: a2a moves the bytes of numeric arrays")
-            self.itemsize = dt.itemsize
-        _check(_redist_create(_fortran(comm), ctypes.byref(_box(in_box, "in_box")),
-                              ctypes.byref(_box(out_box, "out_box")), self.itemsize,
-                              backend.encode(), ctypes.byref(self._handle)))
+        c = _mpi4py_comm(comm)
+
+        def convert():
+            if isinstance(dtype, (int, np.integer)) and not isinstance(dtype, (bool, np.bool_)):
+                itemsize = _integer(dtype, "element size", 1)
+            else:
+                dt = np.dtype(dtype)
+                if dt.hasobject:
+                    raise TypeError(f"dtype {dt}: a2a moves the bytes of numeric arrays")
+                itemsize = dt.itemsize
+            return itemsize, _box(in_box, "in_box"), _box(out_box, "out_box"), _spec(backend)
+
+        self.itemsize, cin, cout, spec_b = _agreed(c, convert)
+        _check(_redist_create(c.py2f(), ctypes.byref(cin), ctypes.byref(cout), self.itemsize,
+                              spec_b, ctypes.byref(self._handle)))
 
     def _check_array(self, a, box, name):
         """An array over box: its bytes, and its shape where it has more than one axis (a
