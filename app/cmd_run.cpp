@@ -4,9 +4,7 @@
 // one HDF5 file (io/results.hpp); then prints the summary: per experiment and backend the
 // median with its bootstrap 95% CI, mean/min/max, and the ratio to `mpi` with its own CI.
 // The whole deck is parsed and checked on every rank before any experiment runs.
-#include <unistd.h>
 
-#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -18,6 +16,7 @@
 #include "a2a/text_file.hpp"
 #include "commands.hpp"
 #include "core/agree.hpp"
+#include "core/files.hpp"
 #include "core/records.hpp"
 #include "run/deck.hpp"
 #include "run/experiments.hpp"
@@ -51,29 +50,15 @@ std::string experiment_group(std::size_t index, const Experiment& e) {
 #endif
 
 #ifdef A2A_WITH_HDF5
-// SIGINT/SIGTERM during a run: the results file on disk is always complete (it is replaced
-// atomically after every experiment), so rank 0 only says where it is, then the signal takes
-// its default course (the exit status reports it).
-char g_interrupted_message[4096];
-std::size_t g_interrupted_length = 0;
-
-void on_interrupt(int sig) {
-  if (g_interrupted_length > 0) {
-    [[maybe_unused]] const ssize_t n = ::write(2, g_interrupted_message, g_interrupted_length);
-  }
-  std::signal(sig, SIG_DFL);
-  std::raise(sig);
-}
-
-void announce_on_signal(const std::string& output) {
-  const int n = std::snprintf(g_interrupted_message, sizeof g_interrupted_message,
-                              "\nrun: interrupted; every finished experiment is in %s "
-                              "(completed = 0, experiments_completed says how many)\n",
-                              output.c_str());
-  g_interrupted_length =
-      n > 0 ? std::min(static_cast<std::size_t>(n), sizeof g_interrupted_message - 1) : 0;
-  std::signal(SIGINT, on_interrupt);
-  std::signal(SIGTERM, on_interrupt);
+// What rank 0 says when a signal stops the run (core/files.hpp: the handler also removes a
+// half-written results image and the lock): which experiments the file on disk holds.
+void say_on_signal(const std::string& output, std::size_t saved, std::size_t planned) {
+  on_signal_say("\nrun: interrupted; " +
+                (saved == 0 ? std::string("no experiment had finished: ") + output +
+                                  " holds the run's metadata only"
+                            : "the first " + std::to_string(saved) + " of " +
+                                  std::to_string(planned) + " experiments are in " + output) +
+                " (completed = 0; experiments_completed says how many)\n");
 }
 #endif
 
@@ -148,7 +133,7 @@ Runner setup_run(CLI::App& app, const Session& session) {
         writer->attributes("/", root);
         writer->commit();
       });
-      if (session.root()) announce_on_signal(output);
+      if (session.root()) say_on_signal(output, 0, d.experiments.size());
     }
 #endif
 
@@ -187,7 +172,11 @@ Runner setup_run(CLI::App& app, const Session& session) {
           }
           writer->attributes("/", {{"experiments_completed", i + 1},
                                    {"completed", i + 1 == d.experiments.size()}});
-          writer->commit();
+          // The last experiment always; the others unless saving after each would cost more
+          // than a tenth of the run (many short experiments): see commit_if_due.
+          const bool saved =
+              i + 1 == d.experiments.size() ? (writer->commit(), true) : writer->commit_if_due();
+          if (saved) say_on_signal(output, i + 1, d.experiments.size());
         });
       }
 #endif

@@ -57,13 +57,13 @@ VectorExchange& VectorExchange::operator=(VectorExchange&&) noexcept = default;
 VectorExchange::~VectorExchange() = default;
 
 void VectorExchange::set_check_counts(bool on) {
-  state_->check_counts = on;
+  live().check_counts = on;
 }
 
 void VectorExchange::execute(const void* send, const std::size_t* send_counts,
                              const std::size_t* send_displs, void* recv,
                              const std::size_t* recv_counts, const std::size_t* recv_displs) {
-  detail::ExchangeState& s = *state_;
+  detail::ExchangeState& s = live();
   detail::require_alive(*s.owner, "a2a::VectorExchange::execute");
   if (std::string error = detail::check_extents(send_counts, send_displs, recv_counts, recv_displs,
                                                 static_cast<std::size_t>(s.procs));
@@ -95,7 +95,7 @@ void VectorExchange::execute(const void* send, const std::size_t* send_counts,
 }
 
 void VectorExchange::execute(const void* send, void* recv, const VectorLayout& layout) {
-  const auto n = static_cast<std::size_t>(state_->procs);
+  const auto n = static_cast<std::size_t>(live().procs);
   if (layout.send_counts.size() != n || layout.send_displs.size() != n ||
       layout.recv_counts.size() != n || layout.recv_displs.size() != n) {
     throw Error("a2a::VectorExchange: the layout must have one count and displacement per rank (" +
@@ -106,18 +106,30 @@ void VectorExchange::execute(const void* send, void* recv, const VectorLayout& l
 }
 
 int VectorExchange::procs() const {
-  return state_->procs;
+  return live().procs;
 }
 std::string VectorExchange::name() const {
-  const std::string delegate = state_->impl->delegate_name();
-  return delegate.empty() ? state_->name : state_->name + "->" + delegate;
+  const std::string delegate = live().impl->delegate_name();
+  return delegate.empty() ? live().name : live().name + "->" + delegate;
 }
 std::string VectorExchange::label() const {
-  const std::string delegate = state_->impl->delegate_label();
-  return delegate.empty() ? state_->label : state_->label + "->" + delegate;
+  const std::string delegate = live().impl->delegate_label();
+  return delegate.empty() ? live().label : live().label + "->" + delegate;
 }
 const Counters& VectorExchange::counters() const {
-  return state_->counters;
+  return live().counters;
+}
+
+detail::PlanState& Plan::live() const {
+  if (!state_) throw Error("a2a::Plan: used after being moved from (std::move); use the plan it was moved to");
+  return *state_;
+}
+
+detail::ExchangeState& VectorExchange::live() const {
+  if (!state_) {
+    throw Error("a2a::VectorExchange: used after being moved from (std::move); use the exchange it was moved to");
+  }
+  return *state_;
 }
 
 Plan::Plan(std::unique_ptr<detail::PlanState> state) : state_(std::move(state)) {}
@@ -137,63 +149,63 @@ Plan& Plan::operator=(Plan&&) noexcept = default;
 Plan::~Plan() = default;
 
 void Plan::execute(const void* send, void* recv) {
-  detail::require_alive(*state_->owner, "a2a::Plan::execute");
-  if (state_->phase != detail::PlanState::Phase::idle) {
+  detail::require_alive(*live().owner, "a2a::Plan::execute");
+  if (live().phase != detail::PlanState::Phase::idle) {
     // A staged plan's buffers, or the in-flight messages, would be overwritten.
     throw Error(
         "a2a::Plan::execute: an exchange of this plan is in progress (start() without "
         "finish(), or a single-copy exchange not ended)");
   }
-  state_->counters = Counters{};
-  state_->impl->execute(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv),
-                        state_->counters);
+  live().counters = Counters{};
+  live().impl->execute(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv),
+                        live().counters);
 }
 
 void Plan::start(const void* send, void* recv) {
   using Phase = detail::PlanState::Phase;
-  detail::require_alive(*state_->owner, "a2a::Plan::start");
-  if (state_->phase != Phase::idle) {
+  detail::require_alive(*live().owner, "a2a::Plan::start");
+  if (live().phase != Phase::idle) {
     throw Error("a2a::Plan::start: the previous start() was not finished");
   }
-  state_->counters = Counters{};
-  state_->impl->start(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv),
-                      state_->counters);
-  state_->phase = Phase::split;
+  live().counters = Counters{};
+  live().impl->start(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv),
+                      live().counters);
+  live().phase = Phase::split;
 }
 
 void Plan::finish() {
-  if (state_->phase != detail::PlanState::Phase::split) {
+  if (live().phase != detail::PlanState::Phase::split) {
     throw Error("a2a::Plan::finish: no exchange was started");
   }
-  detail::require_alive(*state_->owner, "a2a::Plan::finish");
-  state_->phase = detail::PlanState::Phase::idle;
-  state_->impl->finish(state_->counters);
+  detail::require_alive(*live().owner, "a2a::Plan::finish");
+  live().phase = detail::PlanState::Phase::idle;
+  live().impl->finish(live().counters);
 }
 
 bool Plan::overlaps() const {
-  return state_->impl->overlaps();
+  return live().impl->overlaps();
 }
 
 Kind Plan::kind() const {
-  return state_->kind;
+  return live().kind;
 }
 int Plan::procs() const {
-  return state_->procs;
+  return live().procs;
 }
 const std::string& Plan::name() const {
-  return state_->name;
+  return live().name;
 }
 const std::string& Plan::label() const {
-  return state_->label;
+  return live().label;
 }
 const Counters& Plan::counters() const {
-  return state_->counters;
+  return live().counters;
 }
 std::size_t Plan::send_extent() const {
-  return state_->send_extent;
+  return live().send_extent;
 }
 std::size_t Plan::recv_extent() const {
-  return state_->recv_extent;
+  return live().recv_extent;
 }
 
 }  // namespace a2a

@@ -43,53 +43,53 @@ detail::SingleCopy& single_copy(detail::PlanState& s, const char* call, Phase ph
 }  // namespace
 
 bool Plan::direct() const {
-  return state_->impl->single_copy() != nullptr;
+  return live().impl->single_copy() != nullptr;
 }
 
 void Plan::begin_direct() {
-  detail::SingleCopy& shared = single_copy(*state_, "begin_direct", Phase::idle);
-  state_->counters = Counters{};
-  shared.begin_direct(state_->counters);
-  state_->phase = Phase::push;
+  detail::SingleCopy& shared = single_copy(live(), "begin_direct", Phase::idle);
+  live().counters = Counters{};
+  shared.begin_direct(live().counters);
+  live().phase = Phase::push;
 }
 
 std::byte* Plan::direct_target(int peer) {
-  return single_copy(*state_, "direct_target", Phase::push, peer).direct_target(peer);
+  return single_copy(live(), "direct_target", Phase::push, peer).direct_target(peer);
 }
 
 const std::byte* Plan::end_direct() {
-  detail::SingleCopy& shared = single_copy(*state_, "end_direct", Phase::push);
-  state_->phase = Phase::idle;
-  return shared.end_direct(state_->counters);
+  detail::SingleCopy& shared = single_copy(live(), "end_direct", Phase::push);
+  live().phase = Phase::idle;
+  return shared.end_direct(live().counters);
 }
 
 void Plan::prepare_pull() {
-  single_copy(*state_, "prepare_pull", Phase::idle).prepare_pull();
+  single_copy(live(), "prepare_pull", Phase::idle).prepare_pull();
 }
 
 std::byte* Plan::pull_area() {
-  std::byte* area = single_copy(*state_, "pull_area", Phase::idle).pull_area();
-  if (area == nullptr && state_->send_extent > 0) {
+  std::byte* area = single_copy(live(), "pull_area", Phase::idle).pull_area();
+  if (area == nullptr && live().send_extent > 0) {
     throw Error("a2a::Plan::pull_area: no prepare_pull()");
   }
   return area;
 }
 
 void Plan::begin_pull() {
-  detail::SingleCopy& shared = single_copy(*state_, "begin_pull", Phase::idle);
-  state_->counters = Counters{};
-  shared.begin_pull(state_->counters);
-  state_->phase = Phase::pull;
+  detail::SingleCopy& shared = single_copy(live(), "begin_pull", Phase::idle);
+  live().counters = Counters{};
+  shared.begin_pull(live().counters);
+  live().phase = Phase::pull;
 }
 
 const std::byte* Plan::pull_source(int peer) {
-  return single_copy(*state_, "pull_source", Phase::pull, peer).pull_source(peer);
+  return single_copy(live(), "pull_source", Phase::pull, peer).pull_source(peer);
 }
 
 void Plan::end_pull() {
-  detail::SingleCopy& shared = single_copy(*state_, "end_pull", Phase::pull);
-  state_->phase = Phase::idle;
-  shared.end_pull(state_->counters);
+  detail::SingleCopy& shared = single_copy(live(), "end_pull", Phase::pull);
+  live().phase = Phase::idle;
+  shared.end_pull(live().counters);
 }
 
 }  // namespace a2a

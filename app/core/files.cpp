@@ -5,13 +5,64 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <csignal>
 #include <cerrno>
 #include <cstring>
 
 #include "a2a/error.hpp"
 
 namespace a2a::app {
+namespace {
+
+// Paths for the signal handler: fixed buffers (no allocation in it), each published by a flag
+// set after its text is written and cleared before it changes.
+struct SignalPath {
+  char text[4096] = {};
+  volatile std::sig_atomic_t set = 0;
+  void publish(const std::string& path) {
+    set = 0;
+    const std::size_t n = std::min(path.size(), sizeof text - 1);
+    std::memcpy(text, path.data(), n);
+    text[n] = '\0';
+    set = n == path.size();  // a path too long to hold is not removed (never a wrong one)
+  }
+};
+SignalPath g_partial;                 // replace_file's temporary file, while it is written
+SignalPath g_locks[4];                // the lock files held (a run holds one or two)
+SignalPath g_messages[2];             // the message, double-buffered
+volatile std::sig_atomic_t g_message = -1;
+std::atomic<bool> g_handler_installed{false};
+
+void on_signal(int sig) {
+  if (g_partial.set) ::unlink(g_partial.text);
+  for (const SignalPath& lock : g_locks) {
+    if (lock.set) ::unlink(lock.text);
+  }
+  const int m = g_message;
+  if (m >= 0 && g_messages[m].set) {
+    [[maybe_unused]] const ssize_t n =
+        ::write(2, g_messages[m].text, std::strlen(g_messages[m].text));
+  }
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+void install_handler() {
+  if (g_handler_installed.exchange(true)) return;
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP})
+    std::signal(sig, on_signal);
+}
+
+}  // namespace
+
+void on_signal_say(const std::string& message) {
+  const int next = g_message == 0 ? 1 : 0;
+  g_messages[next].publish(message);
+  g_message = next;
+  install_handler();
+}
 
 void replace_file(const std::string& path, const char* data, std::size_t size, const char* what) {
   static std::atomic<unsigned> serial{0};
@@ -24,6 +75,10 @@ void replace_file(const std::string& path, const char* data, std::size_t size, c
                     ": " + reason + ")",
                 ErrorKind::resource);
   };
+  g_partial.publish(part);  // a signal from here on removes it
+  struct Unpublish {
+    ~Unpublish() { g_partial.set = 0; }
+  } unpublish;
   const int fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
   if (fd < 0) fail("open");
   for (std::size_t done = 0; done < size;) {
@@ -67,6 +122,13 @@ OutputLock::OutputLock(const std::string& path) : lock_path_(path + ".lock") {
     }, named{};
     if (::fstat(fd_, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 &&
         held.st_ino == named.st_ino && held.st_dev == named.st_dev) {
+      for (SignalPath& slot : g_locks) {
+        if (!slot.set) {
+          slot.publish(lock_path_);
+          install_handler();
+          break;
+        }
+      }
       return;
     }
     ::close(fd_);
@@ -77,6 +139,9 @@ OutputLock::OutputLock(const std::string& path) : lock_path_(path + ".lock") {
 
 OutputLock::~OutputLock() {
   if (fd_ < 0) return;
+  for (SignalPath& slot : g_locks) {
+    if (slot.set && lock_path_ == slot.text) slot.set = 0;
+  }
   ::unlink(lock_path_.c_str());  // while still held: a waiting run then locks a new file
   ::close(fd_);
 }

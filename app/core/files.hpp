@@ -29,4 +29,12 @@ class OutputLock {
   int fd_ = -1;
 };
 
+// What a signal leaves behind. From the first call on, SIGINT, SIGTERM and SIGHUP remove the
+// temporary file of a replace_file in progress and the lock files of the OutputLocks alive,
+// write the last message given here to stderr, then take their default course (the exit
+// status reports the signal). Only async-signal-safe calls run in the handler; the message is
+// formatted here, outside it. A SIGKILL cannot be caught: then the lock file stays, and the
+// next run that locks it takes it over (flock is released with the process).
+void on_signal_say(const std::string& message);
+
 }  // namespace a2a::app

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <chrono>
 #include <filesystem>
 #include <vector>
 
@@ -61,6 +62,12 @@ void put_dataset(hid_t file, const std::string& path, hid_t type, const std::vec
 
 }  // namespace
 
+namespace {
+double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
 // The path, its parent directories made, checked to be a place for a regular file (before the
 // lock beside it is taken).
 static std::string prepared(const std::string& path) {
@@ -76,6 +83,7 @@ static std::string prepared(const std::string& path) {
 }
 
 ResultsWriter::ResultsWriter(const std::string& path) : path_(prepared(path)), lock_(path_) {
+  made_at_s_ = steady_seconds();
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported by us, once
   // In memory (core driver, no backing store): commit() writes the image itself.
   const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
@@ -89,7 +97,19 @@ ResultsWriter::~ResultsWriter() {
   if (file_ >= 0) H5Fclose(file_);
 }
 
+bool ResultsWriter::commit_if_due() {
+  if (committing_s_ > 0.1 * (steady_seconds() - made_at_s_)) return false;
+  commit();
+  return true;
+}
+
 void ResultsWriter::commit() {
+  const double started = steady_seconds();
+  struct Account {
+    double started;
+    double& total;
+    ~Account() { total += steady_seconds() - started; }
+  } account{started, committing_s_};
   check(H5Fflush(file_, H5F_SCOPE_GLOBAL), "cannot flush the results file image");
   const ssize_t size = H5Fget_file_image(file_, nullptr, 0);
   if (size < 0) throw Error("HDF5: cannot get the results file image");

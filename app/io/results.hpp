@@ -40,12 +40,18 @@ class ResultsWriter {
   void dataset(const std::string& path, const std::vector<std::uint64_t>& values);
   // Writes the image (atomically replacing FILE). Throws a2a::Error naming the system error.
   void commit();
+  // commit() unless the commits so far would then take more than a tenth of the time since the
+  // writer was made: the image grows with every experiment, so committing after each of
+  // thousands of small ones would cost time quadratic in their number. Returns whether it
+  // committed; the caller commits at the end in any case.
+  bool commit_if_due();
   const std::string& path() const { return path_; }
 
  private:
   std::int64_t group(const std::string& path);  // opened or created; caller closes
   std::int64_t file_ = -1;
   std::string path_;
+  double made_at_s_ = 0, committing_s_ = 0;  // steady-clock start, and the time spent in commit()
   app::OutputLock lock_;  // one run writes a results file at a time
 };
 

@@ -23,9 +23,10 @@ if(A2A_WITH_HDF5)
   add_test(NAME plot.shuffle_fit COMMAND /usr/bin/python3
                                          ${CMAKE_CURRENT_SOURCE_DIR}/plot_shuffle_fit.py)
   set_tests_properties(plot.shuffle_fit PROPERTIES TIMEOUT 120)
-  # Finished work survives: SIGTERM in the second experiment, a file-size limit mid-run.
+  # Finished work survives: SIGTERM in the second experiment (to mpirun, to the process group),
+  # a file-size limit mid-run.
   # (The limit runs one rank: Open MPI's shared memory between ranks needs larger files.)
-  foreach(mode_ranks signal:2 limit:1)
+  foreach(mode_ranks signal:2 group:2 limit:1)
     string(REPLACE ":" ";" mode_ranks ${mode_ranks})
     list(GET mode_ranks 0 mode)
     list(GET mode_ranks 1 ranks)

@@ -128,6 +128,8 @@ class Plan {
  private:
   std::unique_ptr<detail::PlanState> state_;
   explicit Plan(std::unique_ptr<detail::PlanState> state);
+  // The state, or a2a::Error for a plan that was moved from (its state went with the move).
+  detail::PlanState& live() const;
 };
 
 // Alltoallv with the counts given per call (MPI_Alltoallv's contract), for exchanges whose
@@ -166,6 +168,7 @@ class VectorExchange {
 
  private:
   std::unique_ptr<detail::ExchangeState> state_;
+  detail::ExchangeState& live() const;  // as Plan::live
 };
 
 }  // namespace a2a
