@@ -94,6 +94,49 @@ raises(ValueError, "a box of two corners that are not triples",
        lambda: a2a.Redistribution(comm, ((0, 0), (1, 1)), box, np.float64))
 raises(TypeError, "a dtype of objects", lambda: a2a.Redistribution(comm, box, box, object))
 
+# One rank's bad argument to a collective create: the same exception, with the same message
+# naming that rank, on every rank (the others, whose arguments are good, would wait in the
+# create otherwise).
+bad_rank = procs - 1
+good_redistribution = lambda: a2a.Redistribution(comm, box, box, 8)  # noqa: E731
+for what, bad, good, kind, words in [
+        ("a box of None", lambda: a2a.Redistribution(comm, None, box, 8), good_redistribution,
+         ValueError, "in_box"),
+        ("a float coordinate",
+         lambda: a2a.Redistribution(comm, ((box[0][0] + 0.5, 0, 0), box[1]), box, 8),
+         good_redistribution, TypeError, "integer"),
+        ("a negative element size", lambda: a2a.Redistribution(comm, box, box, -8),
+         good_redistribution, ValueError, "outside"),
+        ("dtype=object", lambda: a2a.Redistribution(comm, box, box, object), good_redistribution,
+         TypeError, "numeric"),
+        ("backend=5", lambda: a2a.Redistribution(comm, box, box, 8, backend=5),
+         good_redistribution, TypeError, "backend spec"),
+        ("block_bytes=8.5", lambda: a2a.Plan("mpi", comm, 8.5), lambda: a2a.Plan("mpi", comm, 8),
+         TypeError, "integer"),
+        ("a spec of 3", lambda: a2a.VectorExchange(3, comm),
+         lambda: a2a.VectorExchange("linear", comm), TypeError, "backend spec")]:
+    raises(kind, f"{what} on rank {bad_rank} only", bad if rank == bad_rank else good,
+           f"(rank {bad_rank})" if procs > 1 else words)
+# backend=None means auto, as NULL does in C.
+with a2a.Redistribution(comm, box, box, np.float64, backend=None) as r:
+    check(r.backend.startswith("auto"), f"backend=None is auto: {r.backend}")
+
+# An inter-communicator (even and odd ranks) is refused on every rank before any collective.
+if procs >= 2:
+    half = comm.Split(rank % 2, rank)
+    inter = half.Create_intercomm(0, comm, 1 if rank % 2 == 0 else 0, 7)
+    for what, make in [("Plan", lambda: a2a.Plan("linear", inter, 8)),
+                       ("VectorExchange", lambda: a2a.VectorExchange("sloav", inter)),
+                       ("Redistribution", lambda: a2a.Redistribution(inter, box, box, 8))]:
+        raises(a2a.Error, f"a {what} on an inter-communicator", make, "inter-communicator")
+    merged = inter.Merge(rank % 2)
+    with a2a.Redistribution(merged, ((merged.Get_rank(), 0, 0), (merged.Get_rank() + 1, 2, 2)),
+                            ((merged.Get_rank(), 0, 0), (merged.Get_rank() + 1, 2, 2)), 8) as r:
+        check(True, "the merged intra-communicator")
+    merged.Free()
+    inter.Free()
+    half.Free()
+
 # After comm.Free(): an error on every rank, the receive buffer untouched.
 dup = comm.Dup()
 plan = a2a.Plan("tra:r=2", dup, block)
