@@ -124,6 +124,28 @@ int main() {
     check(std::isnan(huge_fit.r_squared) ? nan_refused : !a2a::app::fit::doubts(huge_fit).empty(),
           "times of 1e308: the fit does not hold (R^2 " + std::to_string(huge_fit.r_squared) + ")");
   }
+  // The same records in another unit: times scaled by 1e300 (or 1e-300) give the parameters
+  // scaled alike and the same R^2, not "one counter is always zero" (the sums once underflowed).
+  {
+    for (const double scale : {1e300, 1e-300}) {
+      auto scaled = synthetic(alpha, beta, gamma, 0.0, true, 1);
+      for (Observation& o : scaled)
+        o.time_us *= scale;
+      const auto r = a2a::app::fit::fit(scaled);
+      check(near(r.alpha_us.value, alpha * scale, 1e-6) &&
+                near(r.beta_us_per_byte.value, beta * scale, 1e-6) &&
+                near(r.gamma_us_per_byte.value, gamma * scale, 1e-6) && r.r_squared > 0.999999,
+            "times scaled by " + std::to_string(scale) + ": parameters scaled alike, R^2 " +
+                std::to_string(r.r_squared));
+    }
+    // One time of 1e308 among ordinary ones: a number, and a fit that is doubted.
+    auto one = synthetic(alpha, beta, gamma, 0.0, true, 1);
+    one[3].time_us = 1e308;
+    const auto r = a2a::app::fit::fit(one);
+    check(std::isfinite(r.r_squared) && !a2a::app::fit::doubts(r).empty(),
+          "one time of 1e308: R^2 is a number (" + std::to_string(r.r_squared) +
+              ") and the fit is doubted");
+  }
   // Forwarding backends only: gamma cannot be told from beta; beta absorbs it.
   {
     const auto r = a2a::app::fit::fit(synthetic(alpha, beta, gamma, 0.0, false, 1));

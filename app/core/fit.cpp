@@ -81,36 +81,32 @@ Result fit(const std::vector<Observation>& observations) {
     throw Error("the fit needs more than " + std::to_string(k) + " measurements, got " +
                 std::to_string(n));
   }
-  // Times in units of the longest (the parameters are scaled back at the end), so that no sum
-  // below overflows or underflows whatever unit or magnitude the records were written in.
+  // R^2 is computed in units of the longest time, so that no sum of squares overflows whatever
+  // unit or magnitude the records were written in.
   double unit = 0;
   for (const Observation& o : observations)
-    unit = std::max(unit, o.time_us);
-  for (const Observation& o : observations) {
-    if (!(o.time_us / unit > 0)) {
-      throw Error("the times span more orders of magnitude than a double holds (" +
-                  std::to_string(o.time_us) + " us against " + std::to_string(unit) + ")");
-    }
-  }
+    unit = std::max(unit, std::abs(o.time_us));
+  if (!(unit > 0) || !std::isfinite(unit)) throw Error("the fit needs finite, non-zero times");
   // Relative residuals: row i divided by its time (times span orders of magnitude), and
   // weighted down by the measurement's relative CI width.
   Eigen::MatrixXd x(n, k);
   Eigen::VectorXd y(n), w(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     const Observation& o = observations[static_cast<std::size_t>(i)];
-    const double time = o.time_us / unit;
     const double relative_ci = std::isfinite(o.ci95_us) ? o.ci95_us / o.time_us : 0.0;
-    w(i) = 1.0 / (time * std::sqrt(1.0 + relative_ci * relative_ci));
+    w(i) = 1.0 / (o.time_us * std::sqrt(1.0 + relative_ci * relative_ci));
     x(i, 0) = o.messages * w(i);
     x(i, 1) = o.bytes_sent * w(i);
     if (result.has_gamma) x(i, 2) = o.bytes_copied * w(i);
-    y(i) = time * w(i);
+    y(i) = o.time_us * w(i);
   }
   // Scale the columns to unit norm so that microseconds per message and per byte, which
   // differ by 10^4, condition the QR alike.
   Eigen::VectorXd scale(k);
   for (Eigen::Index j = 0; j < k; ++j) {
-    scale(j) = x.col(j).norm();
+    // stableNorm: the plain norm's sum of squares underflows to 0 for times of 1e300 us and more
+    // (weights of 1e-300), which would read as a counter that is always zero.
+    scale(j) = x.col(j).stableNorm();
     if (scale(j) == 0) throw Error("the fit's design is singular: one counter is always zero");
     x.col(j) /= scale(j);
   }
@@ -130,7 +126,7 @@ Result fit(const std::vector<Observation>& observations) {
     params[j]->ci95 = 1.96 * std::sqrt(std::max(0.0, covariance(j, j))) / scale(j);
   }
   result.observations = observations.size();
-  // R^2 and the relative errors in the longest time's units, then the parameters in us.
+  // R^2 and the relative errors in the longest time's units.
   double mean = 0;
   for (const Observation& o : observations)
     mean += o.time_us / unit;
@@ -139,16 +135,12 @@ Result fit(const std::vector<Observation>& observations) {
   std::map<std::string, std::vector<double>> errors;
   for (const Observation& o : observations) {
     const double time = o.time_us / unit;
-    const double predicted = result.predict(o.messages, o.bytes_sent, o.bytes_copied);
+    const double predicted = result.predict(o.messages, o.bytes_sent, o.bytes_copied) / unit;
     ss_res += (time - predicted) * (time - predicted);
     ss_tot += (time - mean) * (time - mean);
     errors[o.backend].push_back(std::abs(predicted - time) / time);
   }
   result.r_squared = ss_tot > 0 ? 1 - ss_res / ss_tot : 1.0;
-  for (Parameter* p : params) {
-    p->value *= unit;
-    p->ci95 *= unit;
-  }
   for (auto& [backend, list] : errors)
     result.median_relative_error[backend] = stats::median(list);
   return result;
