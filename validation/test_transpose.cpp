@@ -232,6 +232,20 @@ int main(int argc, char** argv) {
     }
     h.expect(P < 3 || message.find("do not cover") != std::string::npos,
              "overlapping boxes whose counts add up are refused: '" + message + "'");
+
+    // A redistribution (and so its plan) moved from: every use is an error, not a crash.
+    {
+      const Box mine{{me, 0, 0}, {me + 1, 2, 2}};
+      a2a::Redistribution from(h.comm(), mine, mine, 8);
+      a2a::Redistribution to(std::move(from));
+      std::vector<double> x(4, 1.0), y(4);
+      to.execute(x.data(), y.data());
+      h.expect(y == x, "the redistribution moved to works");
+      a2a::test::expect_error(h, "direct() of a moved-from redistribution", "moved from",
+                              [&] { (void)from.direct(); });
+      a2a::test::expect_error(h, "execute of a moved-from redistribution", "moved from",
+                              [&] { from.execute(x.data(), y.data()); });
+    }
     code = h.finish();
   }
   MPI_Finalize();

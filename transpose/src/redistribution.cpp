@@ -426,7 +426,10 @@ void Redistribution::finish() {
 }
 
 namespace {
+// Checked first: Transpose2d's members are computed from the communicator before its
+// Redistribution (which checks it again) is made.
 int procs_of(MPI_Comm comm) {
+  require_intracommunicator(comm, "a2a::Transpose2d");
   int procs = 1;
   MPI_Comm_size(comm, &procs);
   return procs;

@@ -75,7 +75,7 @@ a2a_cli_failure(shuffle_not_bool 2 "shuffle=maybe is not on or off" bench --algo
 a2a_cli_failure(unknown_subcommand 1 "subcommand|nosuch" nosuch)
 a2a_cli_failure(model_bad_radix 1 "expected an integer in \\[2, 16\\]" model --procs 16 --radix 1)
 a2a_cli_failure(model_missing_procs 1 "procs" model --radix 2)
-a2a_cli_failure(model_fit_unreadable 1 "--fit: cannot read '/nonexistent.jsonl'" model --fit
+a2a_cli_failure(model_fit_unreadable 1 "cannot read --fit '/nonexistent.jsonl'" model --fit
                 /nonexistent.jsonl)
 a2a_cli_failure(model_fit_no_records 1 "no a2a bench records" model --fit
                 ${CMAKE_CURRENT_SOURCE_DIR}/decks/tiny.toml)

@@ -30,7 +30,7 @@ inline std::string text_file_problem(const std::string& path, const std::string&
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     if (errno == ENOENT && missing_ok) return {};
-    return what + " '" + path + "': " + std::strerror(errno);
+    return "cannot read " + what + " '" + path + "': " + std::strerror(errno);
   }
   if (S_ISDIR(st.st_mode)) return what + " '" + path + "' is a directory, not a file";
   if (!S_ISREG(st.st_mode)) {
@@ -61,7 +61,7 @@ inline std::optional<std::string> read_text_file(const std::string& path, const 
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     if (errno == ENOENT && missing_ok) return std::nullopt;
-    throw Error(what + " '" + path + "': " + std::strerror(errno));
+    throw Error("cannot read " + what + " '" + path + "': " + std::strerror(errno));
   }
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
