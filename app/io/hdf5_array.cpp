@@ -65,7 +65,9 @@ namespace {
 // device would otherwise reach MPI-IO, which prints its own errors first).
 std::string read_preflight(const std::string& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return "cannot open '" + path + "': " + std::strerror(errno);
+  if (::stat(path.c_str(), &st) != 0) {
+    return "cannot open HDF5 file '" + path + "': " + std::strerror(errno);
+  }
   if (S_ISDIR(st.st_mode)) return "'" + path + "' is a directory, not an HDF5 file";
   if (!S_ISREG(st.st_mode)) return "'" + path + "' is not a regular file";
   return {};

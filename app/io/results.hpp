@@ -40,10 +40,10 @@ class ResultsWriter {
   void dataset(const std::string& path, const std::vector<std::uint64_t>& values);
   // Writes the image (atomically replacing FILE). Throws a2a::Error naming the system error.
   void commit();
-  // commit() unless the commits so far would then take more than a tenth of the time since the
-  // writer was made: the image grows with every experiment, so committing after each of
-  // thousands of small ones would cost time quadratic in their number. Returns whether it
-  // committed; the caller commits at the end in any case.
+  // commit(), unless the commits so far have taken a second in all and more than a tenth of the
+  // time since the writer was made: the image grows with every experiment, so committing after
+  // each of thousands of small ones would cost time quadratic in their number. Returns whether
+  // it committed; the caller commits at the end in any case.
   bool commit_if_due();
   const std::string& path() const { return path_; }
 
