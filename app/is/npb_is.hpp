@@ -68,6 +68,9 @@ struct Result {
   int partial_passed = 0;             // over all ranks, out of 5 per iteration
   std::vector<double> iteration_us;   // slowest rank per timed iteration
   double counts_us = 0, keys_us = 0;  // slowest-rank sums over timed iterations
+  // The local phases, the same way: bucketing the keys, the Allreduce of the bucket sizes (with
+  // the redistribution computed from them), and ranking the received keys.
+  double bucket_us = 0, reduce_us = 0, rank_us = 0;
   double time_s = 0;                  // sum of iteration_us
   double mean_exchange_bytes = 0;     // per peer, keys exchange, averaged
   std::string backend_name, counts_backend_name;
