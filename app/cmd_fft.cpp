@@ -108,12 +108,11 @@ int run(const Session& session, const Settings& s) {
                   e.decomp.c_str(), o.p1, o.p2, session.procs, ours.backend.c_str());
       std::printf("  check %-9s relative max error %.3e (bound %.0e): %s\n", s.check.c_str(), error,
                   bound, ours.checked ? (error <= bound ? "passed" : "FAILED") : "skipped");
-      const std::string kept =
-          wisdom.file().empty()
-              ? std::string(", no wisdom kept")
-              : wisdom.found() ? ", plans from " + wisdom.file()
-              : wisdom.saved() ? ", a first run: wisdom saved to " + wisdom.file()
-                               : std::string(", wisdom not saved (see the warning above)");
+      const std::string kept = wisdom.file().empty() ? std::string(", no wisdom kept")
+                               : wisdom.found()      ? ", plans from " + wisdom.file()
+                               : wisdom.saved()
+                                   ? ", a first run: wisdom saved to " + wisdom.file()
+                                   : std::string(", wisdom not saved (see the warning above)");
       std::printf("  planning: %.3f s (FFTW %s%s)%s%s\n", ours.planning_s, s.fftw_plan.c_str(),
                   kept.c_str(), ours.local_transforms.empty() ? "" : "; local transforms: ",
                   ours.local_transforms.c_str());

@@ -94,9 +94,10 @@ Runner setup_is(CLI::App& app, const Session& session) {
         std::printf(" Counts backend  = %s\n", r.counts_backend_name.c_str());
         std::printf(" Keys exchange   = %24.1f us (slowest rank, all iterations)\n", r.keys_us);
         std::printf(" Counts exchange = %24.1f us\n", r.counts_us);
-        std::printf(" Local phases    = bucketing %.1f us, bucket-size Allreduce %.1f us, ranking "
-                    "%.1f us\n",
-                    r.bucket_us, r.reduce_us, r.rank_us);
+        std::printf(
+            " Local phases    = bucketing %.1f us, bucket-size Allreduce %.1f us, ranking "
+            "%.1f us\n",
+            r.bucket_us, r.reduce_us, r.rank_us);
         std::printf(" Partial verify  = %21d/%d\n", r.partial_passed, 5 * opt->run.iterations);
         std::printf(" Full verify     = %24s\n", r.full_ok ? "sorted" : "OUT OF ORDER");
         std::printf(" Keys conserved  = %24s\n", r.count_ok ? "yes" : "NO");

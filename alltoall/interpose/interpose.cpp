@@ -228,8 +228,8 @@ int report(MPI_Comm comm, const char* op, const std::exception& e) {
 // Arguments MPI itself must reject (a null communicator or datatype, null count arrays):
 // those calls go to the MPI library as they are, which reports them through the
 // communicator's error handler as it would without the interposer.
-bool invalid_arguments(MPI_Comm comm, bool in_place, MPI_Datatype sendtype,
-                       MPI_Datatype recvtype, std::initializer_list<const void*> arrays) {
+bool invalid_arguments(MPI_Comm comm, bool in_place, MPI_Datatype sendtype, MPI_Datatype recvtype,
+                       std::initializer_list<const void*> arrays) {
   if (comm == MPI_COMM_NULL || recvtype == MPI_DATATYPE_NULL) return true;
   if (!in_place && sendtype == MPI_DATATYPE_NULL) return true;
   for (const void* a : arrays) {

@@ -267,8 +267,9 @@ void a2a::require_intracommunicator(MPI_Comm comm, const char* what) {
     throw Error(who + ": the communicator is not a valid communicator");
   }
   if (inter) {
-    throw Error(who + ": the communicator is an inter-communicator; a2a needs an "
-                      "intra-communicator (MPI_Intercomm_merge makes one of both groups)");
+    throw Error(who +
+                ": the communicator is an inter-communicator; a2a needs an "
+                "intra-communicator (MPI_Intercomm_merge makes one of both groups)");
   }
 }
 

@@ -121,13 +121,16 @@ const Counters& VectorExchange::counters() const {
 }
 
 detail::PlanState& Plan::live() const {
-  if (!state_) throw Error("a2a::Plan: used after being moved from (std::move); use the plan it was moved to");
+  if (!state_)
+    throw Error("a2a::Plan: used after being moved from (std::move); use the plan it was moved to");
   return *state_;
 }
 
 detail::ExchangeState& VectorExchange::live() const {
   if (!state_) {
-    throw Error("a2a::VectorExchange: used after being moved from (std::move); use the exchange it was moved to");
+    throw Error(
+        "a2a::VectorExchange: used after being moved from (std::move); use the exchange it was "
+        "moved to");
   }
   return *state_;
 }
@@ -158,7 +161,7 @@ void Plan::execute(const void* send, void* recv) {
   }
   live().counters = Counters{};
   live().impl->execute(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv),
-                        live().counters);
+                       live().counters);
 }
 
 void Plan::start(const void* send, void* recv) {
@@ -169,7 +172,7 @@ void Plan::start(const void* send, void* recv) {
   }
   live().counters = Counters{};
   live().impl->start(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv),
-                      live().counters);
+                     live().counters);
   live().phase = Phase::split;
 }
 

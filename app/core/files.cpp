@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <csignal>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 
 #include "a2a/error.hpp"
@@ -29,9 +29,9 @@ struct SignalPath {
     set = n == path.size();  // a path too long to hold is not removed (never a wrong one)
   }
 };
-SignalPath g_partial;                 // replace_file's temporary file, while it is written
-SignalPath g_locks[4];                // the lock files held (a run holds one or two)
-SignalPath g_messages[2];             // the message, double-buffered
+SignalPath g_partial;      // replace_file's temporary file, while it is written
+SignalPath g_locks[4];     // the lock files held (a run holds one or two)
+SignalPath g_messages[2];  // the message, double-buffered
 volatile std::sig_atomic_t g_message = -1;
 std::atomic<bool> g_handler_installed{false};
 

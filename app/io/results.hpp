@@ -52,7 +52,7 @@ class ResultsWriter {
   std::int64_t file_ = -1;
   std::string path_;
   double made_at_s_ = 0, committing_s_ = 0;  // steady-clock start, and the time spent in commit()
-  app::OutputLock lock_;  // one run writes a results file at a time
+  app::OutputLock lock_;                     // one run writes a results file at a time
 };
 
 using app::on_root_agreed;  // core/agree.hpp

@@ -246,9 +246,8 @@ Result run(const Options& options, MPI_Comm comm) {
     const double t_planned = MPI_Wtime();
     for (std::uint64_t i = 0; i < num_keys; ++i) {
       const std::int32_t key = key_array[i];
-      key_buff1[static_cast<std::size_t>(
-          dest_next[static_cast<std::size_t>(dest_of_bucket[static_cast<std::size_t>(key >> shift)])]++)] =
-          key;
+      key_buff1[static_cast<std::size_t>(dest_next[static_cast<std::size_t>(
+          dest_of_bucket[static_cast<std::size_t>(key >> shift)])]++)] = key;
     }
 
     // The exchanges: counts through --counts-backend, keys through --backend.
@@ -323,18 +322,15 @@ Result run(const Options& options, MPI_Comm comm) {
     // This rank's phases: the iteration; the counts exchange (with the layout); the keys
     // exchange; local bucketing; the Allreduce of the bucket sizes with the redistribution
     // computed from them; the local ranking with the partial verification.
-    const double phases[kPhases] = {t_end - t_start,
-                                    t_counted - t_counts,
-                                    t_rank - t_keys,
-                                    t_bucketed - t_start + scatter_s,
-                                    t_planned - t_bucketed,
-                                    t_end - t_rank};
+    const double phases[kPhases] = {t_end - t_start,        t_counted - t_counts,
+                                    t_rank - t_keys,        t_bucketed - t_start + scatter_s,
+                                    t_planned - t_bucketed, t_end - t_rank};
     std::copy(phases, phases + kPhases, phase_s.begin() + (pass - 1) * kPhases);
   }
   double loop_s = MPI_Wtime() - loop_start;
   MPI_Allreduce(MPI_IN_PLACE, &loop_s, 1, MPI_DOUBLE, MPI_MAX, comm);
-  MPI_Allreduce(MPI_IN_PLACE, phase_s.data(), static_cast<int>(phase_s.size()), MPI_DOUBLE,
-                MPI_MAX, comm);
+  MPI_Allreduce(MPI_IN_PLACE, phase_s.data(), static_cast<int>(phase_s.size()), MPI_DOUBLE, MPI_MAX,
+                comm);
   for (int iteration = 0; iteration < options.iterations; ++iteration) {
     const double* times = phase_s.data() + static_cast<std::size_t>(iteration) * kPhases;
     result.iteration_us.push_back(times[0] * 1e6);

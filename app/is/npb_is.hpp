@@ -72,7 +72,7 @@ struct Result {
   // the redistribution computed from them), and ranking the received keys.
   double bucket_us = 0, reduce_us = 0, rank_us = 0;
   double time_s = 0;  // the slowest rank's time for the timed iterations, as NPB times them
-  double mean_exchange_bytes = 0;     // per peer, keys exchange, averaged
+  double mean_exchange_bytes = 0;  // per peer, keys exchange, averaged
   std::string backend_name, counts_backend_name;
   bool verified() const { return partial_ok && full_ok && count_ok && keys_ok; }
 };

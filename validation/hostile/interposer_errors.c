@@ -45,9 +45,8 @@ int main(int argc, char** argv) {
                "MPI_Alltoall with a null receive type");
   for (int p = 0; p < procs; ++p)
     sc[p] = rc[p] = 1, sd[p] = rd[p] = p;
-  expect_class(
-      MPI_Alltoallv(send, sc, sd, MPI_DATATYPE_NULL, recv, rc, rd, MPI_INT, comm), MPI_ERR_TYPE,
-      "MPI_Alltoallv with a null send type");
+  expect_class(MPI_Alltoallv(send, sc, sd, MPI_DATATYPE_NULL, recv, rc, rd, MPI_INT, comm),
+               MPI_ERR_TYPE, "MPI_Alltoallv with a null send type");
   expect_class(MPI_Alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, MPI_COMM_NULL), MPI_ERR_COMM,
                "MPI_Alltoall on MPI_COMM_NULL");
 
@@ -76,7 +75,8 @@ int main(int argc, char** argv) {
 
   int totals[2] = {checks, failures};
   MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) printf("interposer_errors: %d passed, %d failed\n", totals[0] - totals[1], totals[1]);
+  if (rank == 0)
+    printf("interposer_errors: %d passed, %d failed\n", totals[0] - totals[1], totals[1]);
   MPI_Comm_free(&comm);
   free(send);
   free(recv);

@@ -42,8 +42,8 @@ inline std::string text_file_problem(const std::string& path, const std::string&
     return what + " '" + path + "' is " + kind + "; a2a reads regular files only";
   }
   if (static_cast<unsigned long long>(st.st_size) > limit) {
-    return what + " '" + path + "' has " + std::to_string(st.st_size) + " bytes; a2a reads at most " +
-           std::to_string(limit) + " from such a file";
+    return what + " '" + path + "' has " + std::to_string(st.st_size) +
+           " bytes; a2a reads at most " + std::to_string(limit) + " from such a file";
   }
   return {};
 }
