@@ -1,6 +1,6 @@
 /* A distributed 3D FFT in C on the a2a transpose layer (a2a/transpose.h), with FFTW for the
  * local transforms, checked against FFTW's serial 3D transform of the whole grid:
- *   mpirun -np 4 pencil_fft [BACKEND]
+ *   mpirun --oversubscribe -np 4 pencil_fft [BACKEND]
  * On a P1 x P2 process grid: z-pencils, FFT along z; redistribution to y-pencils in the row
  * communicator, FFT along y; to x-pencils in the column communicator, FFT along x. Arrays are
  * row-major over their box (x slowest, z fastest). The local transforms are FFTW's fast way:

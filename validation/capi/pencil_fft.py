@@ -1,5 +1,5 @@
 """A 3D FFT in Python on the a2a transpose layer, checked against numpy.fft.fftn:
-    mpirun -np 4 python3 pencil_fft.py [BACKEND]
+    mpirun --oversubscribe -np 4 python3 pencil_fft.py [BACKEND]
 The field starts in x-slabs (each rank: a range of x, every y and z), is redistributed to
 z-pencils on a P1 x P2 process grid, transformed along z, redistributed to y-pencils (row
 communicator) and transformed along y, then to x-pencils (column communicator) and
