@@ -67,6 +67,10 @@ if(A2A_PYTHON3)
   # Every relative link and #anchor of the README and docs/ resolves.
   add_test(NAME docs.links_resolve
            COMMAND ${A2A_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/docs_links.py ${PROJECT_SOURCE_DIR})
+  # The dated records name no path of the machine that made them and nothing of how the work
+  # was organised: anyone can rerun them from the commands they show.
+  add_test(NAME docs.records_rerunnable
+           COMMAND ${A2A_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/docs_records.py ${PROJECT_SOURCE_DIR})
   # Every `a2a SUB --option` the README and docs show is an option of SUB, and docs/cli.md
   # names every option of every subcommand (read from --help).
   add_test(NAME docs.commands_parse

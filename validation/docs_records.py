@@ -1,0 +1,41 @@
+"""The dated records (docs/records/*.md) are readable and rerunnable by anyone: they name no
+absolute path of the machine they were made on (a home, /root, /tmp, /work, /mnt: commands are
+given relative to the repository) and say nothing of how the work that made them was organised
+(an issue tracker, sessions, machines lent for a while).
+    docs_records.py REPOSITORY_ROOT
+Prints "docs_records: N passed, M failed" (one check per record)."""
+import pathlib
+import re
+import sys
+
+root = pathlib.Path(sys.argv[1])
+machine_path = re.compile(r"(?<![\w.~-])/(?:root|home|tmp|work|mnt|Users)/")
+organisation = re.compile(r"\b(?:the issue|issue \d+|issues? (?:tracker|list)|tracker|session|"
+                          r"lent)\b", re.I)
+
+
+def foreign(line, found):
+    """Another project's issue ("openucx/ucx issue 8738") is a reference, not this one's."""
+    before = line[:found.start()].split()
+    return bool(before) and "/" in before[-1]
+
+
+passed, failed = 0, 0
+for record in sorted((root / "docs" / "records").glob("*.md")):
+    problems = []
+    for number, line in enumerate(record.read_text().splitlines(), 1):
+        for what, pattern in (("a machine's path", machine_path), ("the work's organisation",
+                                                                    organisation)):
+            found = pattern.search(line)
+            if found and found.group(0).lower().startswith("issue ") and foreign(line, found):
+                found = None
+            if found:
+                problems.append(f"{record.name}:{number}: {what}: '{found.group(0)}' in "
+                                f"{line.strip()[:120]!r}")
+    if problems:
+        failed += 1
+        print("FAILED:", *problems, sep="\n  ")
+    else:
+        passed += 1
+print(f"docs_records: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
