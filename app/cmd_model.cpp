@@ -239,7 +239,8 @@ Runner setup_model(CLI::App& app, const Session& session) {
   sub->add_option("--block-bytes,-S", opt->block_bytes, "block size S: also print D*S bytes");
   sub->add_option("--ranks-per-node,-Q", opt->ranks_per_node,
                   "tra2: Q ranks per node (P % Q == 0); prints K1, D1, K2, D2");
-  sub->add_option("--r1", opt->r1, "tra2 intra-node radix in [2, Q], 'sqrt' or 'all'");
+  sub->add_option("--r1", opt->r1,
+                  "tra2 intra-node radix in [2, Q], 'sqrt' (the default), 'max' (= Q) or 'all'");
   sub->add_option("--r2", opt->r2, "tra2 inter-node radix in [2, N], 'max' (= N), 'sqrt' or 'all'");
   sub->add_option("--format", opt->format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}));
