@@ -60,12 +60,10 @@ void put_dataset(hid_t file, const std::string& path, hid_t type, const std::vec
   check(status, "cannot write dataset '" + path + "'");
 }
 
-}  // namespace
-
-namespace {
 double steady_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
+
 }  // namespace
 
 // The path, its parent directories made, checked to be a place for a regular file (before the

@@ -127,6 +127,9 @@ _block_start = _declare(_tlib, "a2a_block_start", ctypes.c_int64,
 
 # The C API's codes (a2a.h) that have their own class; the others raise Error.
 _CLASSES = {1: SpecError, 5: UnsupportedError, 6: ResourceError}
+# The same classes by name, and Python's argument errors: what an agreed failure re-raises.
+_ERROR_CLASSES = {cls.__name__: cls for cls in (*_CLASSES.values(), TypeError, ValueError,
+                                                OverflowError)}
 
 
 def _check(code):
@@ -156,11 +159,11 @@ def _mpi4py_comm(comm):
     return c
 
 
-def _agreed(comm, convert):
-    """Collective: convert() (the arguments' checks and conversions) run on every rank, then one
-    allgather of the outcome, so an argument error of one rank raises the same exception, with
-    the same message, on every rank instead of leaving the others waiting in the create."""
-    c = _mpi4py_comm(comm)
+def _agreed(c, convert):
+    """Collective over c (from _mpi4py_comm): convert() (the arguments' checks and conversions)
+    run on every rank, then one allgather of the outcome, so an argument error of one rank raises
+    the same exception, with the same message, on every rank instead of leaving the others
+    waiting in the create."""
     try:
         value, failure = convert(), None
     except (TypeError, ValueError, OverflowError, Error) as e:
@@ -172,11 +175,8 @@ def _agreed(comm, convert):
         return value
     rank, (kind, message, code) = first
     message = f"{message} (rank {rank})" if c.Get_size() > 1 else message
-    classes = {"TypeError": TypeError, "ValueError": ValueError, "OverflowError": OverflowError}
-    if kind in classes:
-        raise classes[kind](message)
-    raise {c.__name__: c for c in (SpecError, UnsupportedError, ResourceError)}.get(
-        kind, Error)(message, code)
+    cls = _ERROR_CLASSES.get(kind, Error)
+    raise cls(message, code) if issubclass(cls, Error) else cls(message)
 
 
 _INT64_MAX = 2**63 - 1
