@@ -119,7 +119,9 @@ int a2a_plan_create_uniform(const char* spec, MPI_Comm comm, size_t block_bytes,
 }
 
 int a2a_plan_create_uniform_f(const char* spec, MPI_Fint comm, size_t block_bytes, a2a_plan* plan) {
-  return a2a_plan_create_uniform(spec, MPI_Comm_f2c(comm), block_bytes, plan);
+  MPI_Comm c = MPI_COMM_NULL;
+  if (const int code = a2a::c_api::comm_from_fortran(comm, c, plan)) return code;
+  return a2a_plan_create_uniform(spec, c, block_bytes, plan);
 }
 
 int a2a_plan_create_vector(const char* spec, MPI_Comm comm, const size_t* send_counts,
@@ -141,15 +143,17 @@ int a2a_plan_create_vector(const char* spec, MPI_Comm comm, const size_t* send_c
 int a2a_plan_create_vector_f(const char* spec, MPI_Fint comm, const size_t* send_counts,
                              const size_t* send_displs, const size_t* recv_counts,
                              const size_t* recv_displs, a2a_plan* plan) {
-  return a2a_plan_create_vector(spec, MPI_Comm_f2c(comm), send_counts, send_displs, recv_counts,
-                                recv_displs, plan);
+  MPI_Comm c = MPI_COMM_NULL;
+  if (const int code = a2a::c_api::comm_from_fortran(comm, c, plan)) return code;
+  return a2a_plan_create_vector(spec, c, send_counts, send_displs, recv_counts, recv_displs, plan);
 }
 
 int a2a_plan_create_vector_fn(const char* spec, MPI_Fint comm, size_t length,
                               const size_t* send_counts, const size_t* send_displs,
                               const size_t* recv_counts, const size_t* recv_displs,
                               a2a_plan* plan) {
-  const MPI_Comm c = MPI_Comm_f2c(comm);
+  MPI_Comm c = MPI_COMM_NULL;
+  if (const int code = a2a::c_api::comm_from_fortran(comm, c, plan)) return code;
   const int checked = guarded([&] {
     if (plan != nullptr) *plan = nullptr;
     a2a::require_intracommunicator(c, "a2a_plan_create_vector");
@@ -231,7 +235,9 @@ int a2a_exchange_create(const char* spec, MPI_Comm comm, a2a_exchange* exchange)
 }
 
 int a2a_exchange_create_f(const char* spec, MPI_Fint comm, a2a_exchange* exchange) {
-  return a2a_exchange_create(spec, MPI_Comm_f2c(comm), exchange);
+  MPI_Comm c = MPI_COMM_NULL;
+  if (const int code = a2a::c_api::comm_from_fortran(comm, c, exchange)) return code;
+  return a2a_exchange_create(spec, c, exchange);
 }
 
 int a2a_exchange_execute(a2a_exchange exchange, const void* send, const size_t* send_counts,

@@ -254,13 +254,18 @@ std::string agree_on_error(MPI_Comm comm, const std::string& local_error) {
 
 }  // namespace a2a::detail
 
-void a2a::require_intracommunicator(MPI_Comm comm, const char* what) {
+void a2a::require_mpi_running(const char* what) {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   const std::string who(what);
   if (!initialized) throw Error(who + ": MPI is not initialized (call MPI_Init first)");
   if (finalized) throw Error(who + ": MPI has been finalized (MPI_Finalize was called)");
+}
+
+void a2a::require_intracommunicator(MPI_Comm comm, const char* what) {
+  require_mpi_running(what);
+  const std::string who(what);
   if (comm == MPI_COMM_NULL) throw Error(who + ": the communicator is MPI_COMM_NULL");
   int inter = 0;
   if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) {

@@ -44,7 +44,9 @@ int a2a_redistribution_create(MPI_Comm comm, const a2a_box* in, const a2a_box* o
 
 int a2a_redistribution_create_f(MPI_Fint comm, const a2a_box* in, const a2a_box* out,
                                 size_t element_bytes, const char* backend, a2a_redistribution* r) {
-  return a2a_redistribution_create(MPI_Comm_f2c(comm), in, out, element_bytes, backend, r);
+  MPI_Comm c = MPI_COMM_NULL;
+  if (const int code = a2a::c_api::comm_from_fortran(comm, c, r)) return code;
+  return a2a_redistribution_create(c, in, out, element_bytes, backend, r);
 }
 
 int a2a_redistribution_execute(a2a_redistribution r, const void* in, void* out) {

@@ -20,4 +20,8 @@ std::string agree_on_error(MPI_Comm comm, const std::string& local_error);
 // before its first collective, so such a call is an error, never an abort or a hang.
 void require_intracommunicator(MPI_Comm comm, const char* what);
 
+// Local: throws a2a::Error, naming `what`, unless MPI is initialized and not yet finalized (any
+// MPI call but a few is erroneous then: Open MPI aborts the job in MPI_Comm_f2c).
+void require_mpi_running(const char* what);
+
 }  // namespace a2a
