@@ -215,23 +215,37 @@ void check_local_ways(a2a::test::Harness& h) {
   // and one wider than the matrix.
   const int len = 7, cols = 37;
   const std::size_t cells = static_cast<std::size_t>(len * cols);
-  a2a::fft::AlignedVector<Complex> matrix(cells), out(cells), trial(cells);
+  a2a::fft::AlignedVector<Complex> matrix(cells), out(cells), trial(cells), trial_out(cells);
   for (std::size_t i = 0; i < cells; ++i)
     matrix[i] = {std::cos(0.11 * static_cast<double>(i)), std::sin(0.7 * static_cast<double>(i))};
-  for (std::int64_t width : {1, 5, 16, 37, 256}) {
-    ColumnFfts<double> fft(len, cols, FFTW_BACKWARD, FFTW_ESTIMATE, trial.data(), MPI_COMM_NULL,
-                           {width});
-    std::fill(out.begin(), out.end(), Complex(0));
-    fft.run(matrix.data(), out.data(), 0.5);
-    double worst = 0;
-    for (int c = 0; c < cols; ++c) {
-      const auto column = naive_dft(matrix.data() + c, len, cols, FFTW_BACKWARD, 0.5);
-      for (int r = 0; r < len; ++r)
-        worst = std::max(worst, std::abs(out[static_cast<std::size_t>(r * cols + c)] -
-                                         column[static_cast<std::size_t>(r)]));
+  // FFTW's strided plan over the whole matrix, out of place, in place, and on arrays of
+  // another alignment (run on panels instead).
+  for (std::int64_t width : std::vector<std::int64_t>{1, 5, 16, 37, 256, ColumnFfts<double>::strided}) {
+    ColumnFfts<double> fft(len, cols, FFTW_BACKWARD, FFTW_ESTIMATE, trial.data(), trial_out.data(),
+                           MPI_COMM_NULL, {width});
+    for (const int call : {0, 1, 2}) {
+      // 0: out of place; 1: in place; 2: out of place, from one complex past the plan's alignment.
+      a2a::fft::AlignedVector<Complex> shifted(cells + 1);
+      std::copy(matrix.begin(), matrix.end(), shifted.begin() + 1);
+      const Complex* from = call == 2 ? shifted.data() + 1 : matrix.data();
+      if (call == 1) {
+        std::copy(matrix.begin(), matrix.end(), out.begin());
+        from = out.data();
+      } else {
+        std::fill(out.begin(), out.end(), Complex(0));
+      }
+      fft.run(from, out.data(), 0.5);
+      double worst = 0;
+      for (int c = 0; c < cols; ++c) {
+        const auto column = naive_dft(matrix.data() + c, len, cols, FFTW_BACKWARD, 0.5);
+        for (int r = 0; r < len; ++r)
+          worst = std::max(worst, std::abs(out[static_cast<std::size_t>(r * cols + c)] -
+                                           column[static_cast<std::size_t>(r)]));
+      }
+      const char* how[] = {"out of place", "in place", "off the plan's alignment"};
+      h.expect(fft.planned() && fft.way() == width && worst <= 1e-12 * len,
+               "x columns, " + fft.name() + ", " + how[call] + ": equal the DFT's definition");
     }
-    h.expect(fft.planned() && worst <= 1e-12 * len,
-             "x panels of " + std::to_string(width) + " columns equal the DFT's definition");
   }
 }
 

@@ -1,22 +1,21 @@
 // FFTs along the columns of a len x cols row-major matrix (the x-lines of an x-pencil box:
-// len = n0, cols = its y extent times its z extent), a few columns at a time: the panel's rows
-// are copied into a compact len x width scratch, transformed there by one FFTW plan (stride
-// width, unit distance), and copied out, scaled if asked, to the same or another array.
-// heFFTe reorders the data so that every 1D transform is unit stride; this is that reorder in
-// cache instead of a pass over memory. Against FFTW's own strided guru plan on the whole box
-// it ran 4.3-4.6 ms against 5.0-5.5 in place (128 x 64 x 128, MEASURE, the 2-core AMD machine;
-// on a 16-core Xeon the strided plan took 1.8x the panels' time): the box's lines are n1 n2
-// elements apart (a power of two), a panel's are width.
-//
-// The best width is the machine's: each panel row is a separate run of memory, n1 n2 elements
-// from the next, so wider panels mean fewer, longer runs (prefetching, TLB) and a larger
-// scratch. At 128 rows the AMD machine ran 16 columns in 4.6 ms, 32 in 5.6, 64 in 7.2; on a
-// 16-core Xeon (2 MiB L2) one 256^3 P = 4 rank's x transforms took 65 ms with 16 columns, 32
-// with 64, 28 with 256 (a2a_local_ffts). So when FFTW may measure (MEASURE, PATIENT,
-// EXHAUSTIVE), the width is measured too: each candidate (16 to 256 columns) transforms a few
-// panels' worth of fresh columns of the caller's array, with the real row stride, on every
-// rank at once, and the fastest for the slowest rank wins. ESTIMATE takes the L1-sized width
-// below; WISDOM_ONLY the first candidate whose plan the wisdom has.
+// len = n0, cols = its y extent times its z extent), from one array into another (or in place),
+// scaled if asked. Two kinds of way:
+//   strided    FFTW's own guru plan over the whole matrix (len-point lines cols elements apart,
+//              cols of them at unit distance), out of place or in place as called, then the
+//              scale in a pass of its own; FFTW's planner picks its own blocking;
+//   panels     a few columns at a time: the panel's rows are copied into a compact len x width
+//              scratch, transformed there by one FFTW plan (stride width, unit distance), and
+//              copied out, scaled while in cache. heFFTe reorders the data so that every 1D
+//              transform is unit stride; this is that reorder in cache instead of a pass over
+//              memory. Each panel row is a separate run of memory, cols elements from the
+//              next: wider panels mean fewer, longer runs and a larger scratch.
+// Which is fastest, and which width, is the machine's and the size's (a2a_local_ffts shows
+// them), so when FFTW may measure (MEASURE, PATIENT, EXHAUSTIVE) every way runs the whole
+// matrix of the caller's work arrays at plan time, on every rank at once, and the fastest for
+// the slowest rank wins (trial.hpp: interleaved rounds, medians). ESTIMATE takes the L1-sized
+// panel width below; WISDOM_ONLY the first way whose plans the wisdom has. Fft3d remembers the
+// choice with the wisdom (ways.hpp) and passes it back as `only`.
 #pragma once
 
 #include <algorithm>
@@ -25,6 +24,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "fftw.hpp"
@@ -37,80 +37,173 @@ class ColumnFfts {
  public:
   using Complex = std::complex<Real>;
   using F = Fftw<Real>;
+  // The way: a panel width, or this for FFTW's strided plan over the whole matrix.
+  static constexpr std::int64_t strided = 0;
 
-  // `trial`: len x cols of the caller's, whose contents may be overwritten, on which the widths
-  // are timed, in step on every rank of comm (trial.hpp; every rank constructs its ColumnFfts
-  // at the same point, its box empty or not).
-  // `only`: these widths rather than the candidates (one: that width, untimed; the tests).
+  // `trial` and `trial_out`: two len x cols arrays of the caller's, whose contents may be
+  // overwritten, on which the ways are planned and timed, in step on every rank of comm
+  // (trial.hpp; every rank constructs its ColumnFfts at the same point, its matrix empty or
+  // not); run() takes arrays of their alignment (others run on panels). `only`: these ways
+  // rather than the candidates (one: that way, untimed; the tests, and a remembered choice).
   ColumnFfts(std::int64_t len, std::int64_t cols, int sign, unsigned flags, Complex* trial,
-             MPI_Comm comm, const std::vector<std::int64_t>& only = {})
-      : len_(len), cols_(cols), width_(width_for(len, cols)) {
+             Complex* trial_out, MPI_Comm comm, const std::vector<std::int64_t>& only = {})
+      : len_(len), cols_(cols), sign_(sign), flags_(flags), trial_(trial), trial_out_(trial_out) {
     const bool empty = len == 0 || cols == 0;
     const bool wisdom_only = (flags & FFTW_WISDOM_ONLY) != 0;
     const bool measure = !wisdom_only && (flags & FFTW_ESTIMATE) == 0;
-    if (empty && !measure) return;  // no collective trials to join
     // The candidates, the same list on every rank (a width beyond the columns is all of them).
-    std::vector<std::int64_t> widths{width_};
-    if (measure || wisdom_only) widths.insert(widths.end(), {16, 32, 64, 128, 256});
-    if (!only.empty()) widths = only;
-    const bool timed = measure && widths.size() > 1;
-    // Zeros: what FFTW's planning left in the array could hold denormals, which are slow.
-    if (timed && !empty) std::fill_n(trial, static_cast<std::size_t>(len * cols), Complex(0));
-    // Every candidate transforms the same number of columns, 1024 (a multiple of each), each
-    // round on the next columns of the array, so that a large box is timed out of cache, as
-    // it is used.
-    const std::int64_t span = std::min<std::int64_t>(cols, 1024);
-    double best = std::numeric_limits<double>::infinity();
-    std::int64_t next_column = 0, chosen = 0;
-    for (std::int64_t w : widths) {
-      w = std::max<std::int64_t>(1, std::min(w, cols));
-      const bool made = empty || make_plans(w, sign, flags);
-      if (!timed) {
-        if (made) break;  // the first that plans
-        continue;
+    std::vector<std::int64_t> ways{strided, 16, 32, 64, 128, 256};
+    if (!measure && !wisdom_only) ways = {width_for(len, cols)};
+    if (!only.empty()) ways = only;
+    const bool timed = measure && ways.size() > 1;
+    if (!timed) {  // the first that plans (every rank: no collective calls)
+      for (std::int64_t w : ways) {
+        if (empty || make(w)) {
+          way_ = w;
+          break;
+        }
       }
-      double fastest = std::numeric_limits<double>::infinity();
-      for (int round = 0; round < 3; ++round) {
-        if (next_column + span > cols) next_column = 0;
-        fastest = std::min(fastest, slowest_seconds(comm, [&] {
-                             if (!empty)
-                               transform(trial, trial, 1, next_column, next_column + span);
-                           }));
-        next_column += span;
-      }
-      if (fastest < best) {
-        best = fastest;
-        chosen = w;
-      }
+      return;
     }
+    for (std::int64_t w : ways)
+      if (!empty) make(w);
+    // Zeros: what FFTW's planning left in the arrays could hold denormals, which are slow.
+    const auto cells = static_cast<std::size_t>(len * cols);
+    if (!empty) {
+      std::fill_n(trial, cells, Complex(0));
+      std::fill_n(trial_out, cells, Complex(0));
+    }
+    const std::size_t best = fastest_way(comm, ways.size(), [&](std::size_t i) {
+      if (!empty) transform(ways[i], trial, trial_out, 1);
+    });
+    way_ = ways[best];
     if (empty) return;
-    // The plans in hand are the last candidate's (make_plans sets width_).
-    if (chosen != 0 && chosen != width_) make_plans(chosen, sign, flags);
+    // Keep the chosen way's plans (and, for strided, the panels for arrays of another
+    // alignment), release the rest.
+    for (auto it = plans_.begin(); it != plans_.end();) {
+      const bool keep = it->first == way_ || (way_ == strided && it->first == width_for(len, cols));
+      if (!keep) destroy(it->second);
+      it = keep ? std::next(it) : plans_.erase(it);
+    }
   }
-  ~ColumnFfts() { release(); }
+  ~ColumnFfts() {
+    for (auto& [w, p] : plans_)
+      destroy(p);
+  }
   ColumnFfts(const ColumnFfts&) = delete;
-  std::int64_t width() const { return width_; }  // columns per panel
+  std::int64_t way() const { return way_; }
+  std::string name() const { return name(way_); }
+  static std::string name(std::int64_t way) {
+    return way == strided ? "strided" : "panels of " + std::to_string(way);
+  }
   bool planned() const {
-    return len_ == 0 || cols_ == 0 || (full_ != nullptr && (cols_ % width_ == 0 || tail_));
+    if (len_ == 0 || cols_ == 0) return true;
+    const Plans* p = find(way_);
+    return p != nullptr && p->complete(cols_) &&
+           (way_ != strided || find(width_for(len_, cols_)) != nullptr);
   }
 
   // dst = FFT(src) along the columns, times `scale`; dst may be src.
   void run(const Complex* src, Complex* dst, Real scale = 1) const {
-    transform(src, dst, scale, 0, cols_);
+    std::int64_t way = way_;
+    const bool aligned = src == dst ? same_alignment(dst, trial_out_)
+                                    : same_alignment(src, trial_) && same_alignment(dst, trial_out_);
+    if (way == strided && !aligned)
+      way = width_for(len_, cols_);  // FFTW runs a plan only on arrays of its alignment
+    transform(way, src, dst, scale);
   }
 
  private:
-  // Columns [begin, end) of the panels that start at `begin`.
-  void transform(const Complex* src, Complex* dst, Real scale, std::int64_t begin,
-                 std::int64_t end) const {
-    Complex* s = scratch_.get();
-    for (std::int64_t c0 = begin; c0 < end; c0 += width_) {
-      const std::int64_t m = std::min(width_, cols_ - c0);
+  // One way's FFTW plans: strided, out of place and in place; panels, the full panel's and
+  // the last, narrower one's (where the width does not divide the columns), and its scratch.
+  struct Free {
+    void operator()(Complex* p) const { F::free(p); }
+  };
+  struct Plans {
+    typename F::plan out = nullptr, in = nullptr;  // strided; panels: full, tail
+    std::shared_ptr<Complex> scratch;
+    std::int64_t width = 0;
+    bool complete(std::int64_t cols) const {
+      return width == strided ? out != nullptr && in != nullptr
+                              : out != nullptr && (cols % width == 0 || in != nullptr);
+    }
+  };
+
+  static bool same_alignment(const void* a, const void* b) {
+    return F::alignment_of(a) == F::alignment_of(b);
+  }
+  const Plans* find(std::int64_t w) const {
+    for (const auto& [way, p] : plans_)
+      if (way == w) return &p;
+    return nullptr;
+  }
+  void destroy(Plans& p) {
+    for (auto plan : {p.out, p.in})
+      if (plan != nullptr) F::destroy(plan);
+    p.out = p.in = nullptr;
+  }
+
+  // Columns per panel without timing (ESTIMATE), and the first candidate: the panel (len x
+  // width) within 32 KiB, L1, but at least 16 columns, so that each copied run is four or more
+  // cache lines (every row of a panel is on its own page in a shared window); at most 64.
+  static std::int64_t width_for(std::int64_t len, std::int64_t cols) {
+    const auto fit =
+        static_cast<std::int64_t>(32768 / sizeof(Complex)) / std::max<std::int64_t>(len, 1);
+    return std::clamp<std::int64_t>(std::min(fit, cols), std::min<std::int64_t>(16, cols), 64);
+  }
+
+  // Plans way w (once); false where FFTW made none (wisdom-only without them).
+  bool make(std::int64_t w) {
+    if (const Plans* p = find(w)) return p->complete(cols_);
+    Plans p;
+    p.width = w == strided ? strided : std::min(w, cols_);
+    const int n = static_cast<int>(len_);
+    if (w == strided) {
+      const Iodim<Real> line{n, static_cast<int>(cols_), static_cast<int>(cols_)};
+      const Iodim<Real> how{static_cast<int>(cols_), 1, 1};
+      auto* a = reinterpret_cast<typename F::complex*>(trial_);
+      auto* b = reinterpret_cast<typename F::complex*>(trial_out_);
+      p.out = F::guru(1, &line, 1, &how, a, b, sign_, flags_);
+      p.in = F::guru(1, &line, 1, &how, b, b, sign_, flags_);
+    } else {
+      p.scratch.reset(F::allocate(static_cast<std::size_t>(len_ * p.width)), Free{});
+      auto* s = reinterpret_cast<typename F::complex*>(p.scratch.get());
+      auto panel = [&](std::int64_t howmany) {
+        const int stride = static_cast<int>(howmany);
+        return F::many(1, &n, stride, s, nullptr, stride, 1, s, nullptr, stride, 1, sign_, flags_);
+      };
+      p.out = panel(p.width);
+      if (cols_ % p.width != 0) p.in = panel(cols_ % p.width);
+    }
+    const bool complete = p.complete(cols_);
+    plans_.emplace_back(w, std::move(p));
+    // Strided runs arrays of another alignment than the plan's on panels.
+    if (w == strided) return make(width_for(len_, cols_)) && complete;
+    return complete;
+  }
+
+  void transform(std::int64_t way, const Complex* src, Complex* dst, Real scale) const {
+    const Plans& p = *find(way);
+    if (way == strided) {
+      auto* s = reinterpret_cast<typename F::complex*>(const_cast<Complex*>(src));
+      auto* d = reinterpret_cast<typename F::complex*>(dst);
+      F::execute(src == dst ? p.in : p.out, s, d);
+      if (scale != 1) {
+        const auto cells = static_cast<std::size_t>(len_ * cols_);
+        for (std::size_t i = 0; i < cells; ++i)
+          dst[i] *= scale;
+      }
+      return;
+    }
+    Complex* s = p.scratch.get();
+    const std::int64_t width = p.width;
+    for (std::int64_t c0 = 0; c0 < cols_; c0 += width) {
+      const std::int64_t m = std::min(width, cols_ - c0);
       const auto bytes = static_cast<std::size_t>(m) * sizeof(Complex);
       for (std::int64_t r = 0; r < len_; ++r)
         std::memcpy(s + r * m, src + r * cols_ + c0, bytes);
-      auto* p = reinterpret_cast<typename F::complex*>(s);
-      F::execute(m == width_ ? full_ : tail_, p, p);
+      auto* panel = reinterpret_cast<typename F::complex*>(s);
+      F::execute(m == width ? p.out : p.in, panel, panel);
       if (scale == 1) {
         for (std::int64_t r = 0; r < len_; ++r)
           std::memcpy(dst + r * cols_ + c0, s + r * m, bytes);
@@ -125,44 +218,12 @@ class ColumnFfts {
     }
   }
 
-  struct Free {
-    void operator()(Complex* p) const { F::free(p); }
-  };
-  // Columns per panel without timing (ESTIMATE), and the first candidate: the panel (len x
-  // width) within 32 KiB, L1 (measured on the AMD machine at 128 rows:
-  // 16 columns 4.6 ms, 32 columns 5.6 ms, 64 columns 7.2 ms), but at least 16 columns, so
-  // that each copied run is four or more cache lines: every row of a panel is on its own page
-  // (4 KiB pages in a shared window), and at 256 rows 8-column panels (32 KiB) took 225-275 ms
-  // of local FFTs per 256^3 pair where 16-64 columns took 189-227 (P = 2 and 4, docs/fft.md).
-  static std::int64_t width_for(std::int64_t len, std::int64_t cols) {
-    const auto fit =
-        static_cast<std::int64_t>(32768 / sizeof(Complex)) / std::max<std::int64_t>(len, 1);
-    return std::clamp<std::int64_t>(std::min(fit, cols), std::min<std::int64_t>(16, cols), 64);
-  }
-  // The panel plans (and the scratch) for width w; false where FFTW made none (wisdom-only).
-  bool make_plans(std::int64_t w, int sign, unsigned flags) {
-    release();
-    width_ = w;
-    scratch_.reset(F::allocate(static_cast<std::size_t>(len_ * w)));
-    full_ = plan(w, sign, flags);
-    if (cols_ % w != 0) tail_ = plan(cols_ % w, sign, flags);
-    return planned();
-  }
-  typename F::plan plan(std::int64_t howmany, int sign, unsigned flags) {
-    const int n = static_cast<int>(len_), stride = static_cast<int>(howmany);
-    auto* p = reinterpret_cast<typename F::complex*>(scratch_.get());
-    return F::many(1, &n, static_cast<int>(howmany), p, nullptr, stride, 1, p, nullptr, stride, 1,
-                   sign, flags);
-  }
-  void release() {
-    if (full_ != nullptr) F::destroy(full_);
-    if (tail_ != nullptr) F::destroy(tail_);
-    full_ = tail_ = nullptr;
-  }
-
-  std::int64_t len_ = 0, cols_ = 0, width_ = 0;
-  std::unique_ptr<Complex[], Free> scratch_;
-  typename F::plan full_ = nullptr, tail_ = nullptr;
+  std::int64_t len_ = 0, cols_ = 0;
+  int sign_ = 0;
+  unsigned flags_ = 0;
+  Complex *trial_ = nullptr, *trial_out_ = nullptr;  // the arrays the plans are made on
+  std::int64_t way_ = 0;
+  std::vector<std::pair<std::int64_t, Plans>> plans_;
 };
 
 }  // namespace a2a::fft

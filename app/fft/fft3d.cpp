@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <stdexcept>
 
 #include "a2a/error.hpp"
 #include "a2a/spec.hpp"
 #include "columns.hpp"
 #include "fftw.hpp"
 #include "planes.hpp"
+#include "ways.hpp"
 
 namespace a2a::fft {
 
@@ -36,6 +39,30 @@ std::string fused_auto(const std::string& backend, int chunks) {
   if (spec.name != "auto" || chunks > 1 || spec.find("single_copy") != nullptr) return backend;
   spec.params.emplace_back("single_copy", "on");
   return spec.str();
+}
+// What a choice of local ways depends on, as a key of the remembered ways (ways.hpp): the
+// precision, the transform, the grid, the process grid, the pipeline and FFTW's planner.
+template <typename Real>
+std::string ways_key(const Options& o) {
+  const unsigned planner = o.fftw_flags & ~FFTW_WISDOM_ONLY;  // wisdom-only runs MEASURE's plans
+  const char* planned = (planner & FFTW_EXHAUSTIVE) == FFTW_EXHAUSTIVE ? "exhaustive"
+                        : (planner & FFTW_PATIENT) == FFTW_PATIENT     ? "patient"
+                        : (planner & FFTW_ESTIMATE) != 0               ? "estimate"
+                                                                       : "measure";
+  return std::string(sizeof(Real) == sizeof(double) ? "double" : "float") +
+         (o.r2c ? " r2c " : " c2c ") + std::to_string(o.n[0]) + "x" + std::to_string(o.n[1]) +
+         "x" + std::to_string(o.n[2]) + " on " + std::to_string(o.p1) + "x" +
+         std::to_string(o.p2) + " chunks " + std::to_string(o.chunks) + " " + planned;
+}
+
+// The way remembered for `key` (ways.hpp) as a chooser's `only` (one way: untimed), or none:
+// choose. The same on every rank (so is the store).
+template <typename T, typename Parse>
+std::vector<T> recalled(const std::string& key, const Parse& parse) {
+  if (const auto way = ways::recall(key)) {
+    if (const std::optional<T> parsed = parse(*way)) return {*parsed};
+  }
+  return {};
 }
 }  // namespace
 
@@ -103,16 +130,31 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   make_step(xy_, col_, 2, 1, 2, o.chunks, second, -1, slab_2d_ ? -1 : 1, FFTW_BACKWARD, planned);
   const Box& x_box = boxes_[2];
   const std::int64_t x_columns = x_box.extent(1) * x_box.extent(2);
-  if (!x_in_chunks && !whole_3d_) {
-    x_forward_ = std::make_unique<ColumnFfts<Real>>(x_box.extent(0), x_columns, FFTW_FORWARD,
-                                                    flags_, work0_.data(), comm);
-    planned = planned && x_forward_->planned();
-  }
-  if (!whole_3d_) {
-    x_backward_ = std::make_unique<ColumnFfts<Real>>(x_box.extent(0), x_columns, FFTW_BACKWARD,
-                                                     flags_, work0_.data(), comm);
-    planned = planned && x_backward_->planned();
-  }
+  // The local ways timed at plan time are remembered with the wisdom (ways.hpp), by this key.
+  const std::string key = ways_key<Real>(o);
+  const bool measuring = (flags_ & (FFTW_ESTIMATE | FFTW_WISDOM_ONLY)) == 0;
+  using Columns = ColumnFfts<Real>;
+  auto x_ffts = [&](int sign) {
+    const std::string stage = key + (sign == FFTW_FORWARD ? ": x forward" : ": x backward");
+    const auto only = recalled<std::int64_t>(stage, [](const std::string& w) {
+      std::optional<std::int64_t> way;
+      if (w == "strided") way = Columns::strided;
+      if (!w.empty() && w.find_first_not_of("0123456789") == std::string::npos && w.size() < 6)
+        way = std::stoll(w);
+      if (way == 0 && w != "strided") way.reset();
+      return way;
+    });
+    auto fft = std::make_unique<Columns>(x_box.extent(0), x_columns, sign, flags_, work0_.data(),
+                                         work1_.data(), comm, only);
+    if (measuring && only.empty()) {
+      ways::remember(stage,
+                     fft->way() == Columns::strided ? "strided" : std::to_string(fft->way()));
+    }
+    planned = planned && fft->planned();
+    return fft;
+  };
+  if (!x_in_chunks && !whole_3d_) x_forward_ = x_ffts(FFTW_FORWARD);
+  if (!whole_3d_) x_backward_ = x_ffts(FFTW_BACKWARD);
 
   // Whether a slab's transposes could be fused with its plane transforms (plan_fusion): the
   // transposes single-copy and unchunked, and the x transforms on panels beside them.
@@ -174,10 +216,33 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
         exit_way.insert(exit_way.end(), rest.begin(), rest.end());
       }
     }
-    entry_planes_ = std::make_unique<PlaneFfts<Real>>(
-        plane, planes, FFTW_FORWARD, flags_, work1_.data(), work0_.data(), false, comm, entry_way);
-    exit_planes_ = std::make_unique<PlaneFfts<Real>>(
-        plane, planes, FFTW_BACKWARD, flags_, work1_.data(), work0_.data(), true, comm, exit_way);
+    // A timed choice is remembered (ways.hpp); a remembered one that is among the candidates
+    // is taken untimed.
+    auto planes_ffts = [&](int sign, std::vector<Way> candidates, bool fused) {
+      const std::string stage =
+          key + (sign == FFTW_FORWARD ? ": planes forward" : ": planes backward") +
+                                (fused ? " fused" : "");
+      const bool timed = measuring && o.planes_way.empty() && candidates.size() != 1;
+      const auto only = recalled<Way>(stage, [](const std::string& w) -> std::optional<Way> {
+        try {
+          return PlaneFfts<Real>::named(w);
+        } catch (const std::invalid_argument&) {
+          return std::nullopt;
+        }
+      });
+      const bool among = candidates.empty() ||
+                         (!only.empty() && std::find(candidates.begin(), candidates.end(),
+                                                     only[0]) != candidates.end());
+      const bool recalled_way = timed && !only.empty() && among;
+      if (recalled_way) candidates = only;
+      auto fft = std::make_unique<PlaneFfts<Real>>(plane, planes, sign, flags_, work1_.data(),
+                                                   work0_.data(), sign == FFTW_BACKWARD, comm,
+                                                   candidates);
+      if (timed && !recalled_way) ways::remember(stage, PlaneFfts<Real>::name(fft->way()));
+      return fft;
+    };
+    entry_planes_ = planes_ffts(FFTW_FORWARD, entry_way, fuse_forward);
+    exit_planes_ = planes_ffts(FFTW_BACKWARD, exit_way, fuse_backward);
     planned = planned && entry_planes_->planned() && exit_planes_->planned();
     plan_fusion(entry_planes_->fusable(), exit_planes_->fusable());
   } else if (!o.r2c) {
@@ -757,9 +822,9 @@ std::string Fft3d<Real>::local_transforms() const {
   }
   if (x_backward_) {
     if (!s.empty()) s += ", ";
-    s += "x panels ";
-    if (x_forward_) s += std::to_string(x_forward_->width()) + "/";
-    s += std::to_string(x_backward_->width()) + " columns";
+    s += "x ";
+    if (x_forward_) s += x_forward_->name() + "/";
+    s += x_backward_->name();
   }
   return s;
 }

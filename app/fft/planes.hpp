@@ -97,34 +97,24 @@ class PlaneFfts {
       return plane_in_;
     };
     const bool timed = measure && ways.size() > 1;
-    // Among plane-at-a-time ways only (where the transposes are fused) a few planes tell them
-    // apart, as every plane costs the same; with `whole` among them, every plane (out of cache,
-    // as they run).
-    const bool whole_among = std::find(ways.begin(), ways.end(), Way::whole) != ways.end();
-    const std::int64_t trial_planes = whole_among ? count : std::min<std::int64_t>(count, 8);
-    // Zeros: what FFTW's planning left in the arrays could hold denormals, which are slow.
-    if (timed && !empty) std::fill_n(src, static_cast<std::size_t>(count * plane_), Complex(0));
-    double best = std::numeric_limits<double>::infinity();
-    Way chosen = Way::whole;
-    for (Way w : ways) {
-      const bool made = empty || plan(w) != nullptr;
-      if (!timed) {
-        if (made) {  // the first that plans
+    if (!timed) {  // the first that plans (every rank: no collective calls)
+      for (Way w : ways) {
+        if (empty || plan(w) != nullptr) {
           way_ = w;
           break;
         }
-        continue;
       }
-      way_ = w;
-      double fastest = std::numeric_limits<double>::infinity();
-      for (int round = 0; round < 2; ++round)
-        fastest = std::min(fastest, slowest_seconds(comm, [&] { run(src, dst, trial_planes); }));
-      if (fastest < best) {
-        best = fastest;
-        chosen = w;
-      }
+    } else {
+      for (Way w : ways)
+        if (!empty) plan(w);
+      // Zeros: what FFTW's planning left in the arrays could hold denormals, which are slow.
+      if (!empty) std::fill_n(src, static_cast<std::size_t>(count * plane_), Complex(0));
+      // Every way runs every plane, out of cache as they run (trial.hpp).
+      way_ = ways[fastest_way(comm, ways.size(), [&](std::size_t i) {
+        way_ = ways[i];
+        run(src, dst, count);
+      })];
     }
-    if (timed) way_ = chosen;
     planned_ = empty || plan(way_) != nullptr;
     // A plane at a time in cache won: the fused runs below use the same in-place plan on a
     // scratch plane (its alignment is the arrays': FFTW's allocator).

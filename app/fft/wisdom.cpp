@@ -22,6 +22,7 @@
 #include "a2a/text_file.hpp"
 #include "commands.hpp"  // CLI11, kept clear of SimGrid's exit macro
 #include "core/files.hpp"
+#include "fft/ways.hpp"
 
 namespace a2a::fft {
 namespace {
@@ -114,6 +115,33 @@ bool import(const std::string& path, bool single, bool& exists) {
   }
 #endif
   return import_text(with_own_signature(text, single));
+}
+
+// Rank 0's string on every rank.
+std::string from_root(MPI_Comm comm, std::string text) {
+  unsigned long long length = text.size();
+  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  text.resize(length);
+  if (length > 0) MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, 0, comm);
+  return text;
+}
+
+// The ways a2a chose (ways.hpp) kept in FILE.ways: rank 0 reads it, every rank imports the
+// same text. Returns why it cannot be read ("" when it can, or is absent).
+std::string import_ways(MPI_Comm comm, const std::string& path) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string text, problem;
+  if (rank == 0) {
+    try {
+      text = read_text_file(path, "a2a's ways", kTextFileLimit, true).value_or("");
+    } catch (const Error& e) {
+      problem = e.what();
+    }
+  }
+  problem = from_root(comm, problem);
+  if (problem.empty()) ways::import_text(from_root(comm, text));
+  return problem;
 }
 
 void warn(MPI_Comm comm, const std::string& text) {
@@ -210,6 +238,11 @@ Wisdom::Wisdom(MPI_Comm comm, const std::string& option, const std::string& plan
     file_.clear();
     return;
   }
+  // Rank 0 reads a2a's ways; its error is every rank's.
+  if (const std::string problem = import_ways(comm_, file_ + ".ways"); !problem.empty()) {
+    if (!cache_) throw Error("--wisdom: " + problem);
+    warn(comm, problem + ": timing the local transforms' ways again");
+  }
   found_ = exists || exists_float;
   MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_LOR, comm_);
   if (!bad) return;
@@ -247,6 +280,11 @@ void Wisdom::save() const {
         app::replace_file(single ? file_ + ".float" : file_, content.data(), content.size(),
                           "FFTW wisdom");
       }
+      // a2a's own choices beside them, merged the same way (another job's kept).
+      if (auto theirs = read_text_file(file_ + ".ways", "a2a's ways", kTextFileLimit, true))
+        ways::import_text(*theirs);
+      const std::string chosen = ways::export_text();
+      app::replace_file(file_ + ".ways", chosen.data(), chosen.size(), "a2a's ways");
     } catch (const std::exception& e) {
       failure = e.what();
     }
