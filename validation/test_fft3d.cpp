@@ -30,14 +30,19 @@ double input_at(std::int64_t i, std::int64_t j, std::int64_t k, int part) {
                   1.1 * static_cast<double>(k));
 }
 
-// The box's elements, row-major, from a full row-major grid with extents n.
+// The box's elements, row-major, from a full row-major grid with extents n; y_major: in
+// [y][x][z] order instead (FFTW-MPI's transposed layout).
 template <typename T>
-std::vector<T> cut(const std::vector<T>& full, const std::array<std::int64_t, 3>& n, const Box& b) {
+std::vector<T> cut(const std::vector<T>& full, const std::array<std::int64_t, 3>& n, const Box& b,
+                   bool y_major = false) {
   std::vector<T> v;
-  for (auto i = b.lo[0]; i < b.hi[0]; ++i)
-    for (auto j = b.lo[1]; j < b.hi[1]; ++j)
-      for (auto k = b.lo[2]; k < b.hi[2]; ++k)
+  const int outer = y_major ? 1 : 0, middle = y_major ? 0 : 1;
+  for (auto a = b.lo[outer]; a < b.hi[outer]; ++a)
+    for (auto m = b.lo[middle]; m < b.hi[middle]; ++m)
+      for (auto k = b.lo[2]; k < b.hi[2]; ++k) {
+        const auto i = y_major ? m : a, j = y_major ? a : m;
         v.push_back(full[static_cast<std::size_t>((i * n[1] + j) * n[2] + k)]);
+      }
   return v;
 }
 
@@ -114,7 +119,12 @@ void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, 
   for (const Complex& c : spectrum)
     scale = std::max(scale, std::abs(c));
 
-  const auto expected = cut(spectrum, spectrum_n, fft.output_box());
+  // A slab's spectrum on P > 1 ranks is [y][x][z], as FFTW-MPI's FFTW_MPI_TRANSPOSED_OUT.
+  const bool y_major = p1 == P && P > 1;
+  h.expect(fft.output_order() == (y_major ? std::array<int, 3>{1, 0, 2}
+                                          : std::array<int, 3>{0, 1, 2}),
+           what + ": the spectrum's order in memory");
+  const auto expected = cut(spectrum, spectrum_n, fft.output_box(), y_major);
   std::vector<Complex> out(expected.size());
   // Forward from the caller's array placed at `offset`, then backward from a copy of the
   // spectrum placed the same way: real or complex input alike.

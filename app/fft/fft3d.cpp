@@ -133,33 +133,95 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   // The local ways timed at plan time are remembered with the wisdom (ways.hpp), by this key.
   const std::string key = ways_key<Real>(o);
   const bool measuring = (flags_ & (FFTW_ESTIMATE | FFTW_WISDOM_ONLY)) == 0;
-  using Columns = ColumnFfts<Real>;
-  auto x_ffts = [&](int sign) {
-    const std::string stage = key + (sign == FFTW_FORWARD ? ": x forward" : ": x backward");
-    const auto only = recalled<std::int64_t>(stage, [](const std::string& w) {
-      std::optional<std::int64_t> way;
-      if (w == "strided") way = Columns::strided;
-      if (!w.empty() && w.find_first_not_of("0123456789") == std::string::npos && w.size() < 6)
-        way = std::stoll(w);
-      if (way == 0 && w != "strided") way.reset();
+  using Planes = PlaneFfts<Real>;
+  using Way = typename Planes::Way;
+  // A plane-at-a-time stage (planes.hpp) whose way is timed among `candidates` (empty: every
+  // way), or remembered for `stage`: a remembered way among the candidates is taken untimed, a
+  // timed one is remembered.
+  auto planes_ffts = [&](const std::string& stage, const typename Planes::Plane& shape,
+                         std::int64_t count, int sign, std::vector<Way> candidates, Complex* src,
+                         Complex* dst, bool src_is_scratch, Real scale) {
+    const bool timed = measuring && o.planes_way.empty() && candidates.size() != 1;
+    const auto only = recalled<Way>(key + ": " + stage, [](const std::string& w) {
+      std::optional<Way> way;
+      try {
+        way = Planes::named(w);
+      } catch (const std::invalid_argument&) {
+      }
       return way;
     });
-    auto fft = std::make_unique<Columns>(x_box.extent(0), x_columns, sign, flags_, work0_.data(),
-                                         work1_.data(), comm, only);
-    if (measuring && only.empty()) {
-      ways::remember(stage,
-                     fft->way() == Columns::strided ? "strided" : std::to_string(fft->way()));
-    }
+    const bool recalled_way =
+        timed && !only.empty() &&
+        (candidates.empty() ||
+         std::find(candidates.begin(), candidates.end(), only[0]) != candidates.end());
+    if (recalled_way) candidates = only;
+    auto fft = std::make_unique<Planes>(shape, count, sign, flags_, src, dst, src_is_scratch, comm,
+                                        candidates, scale);
+    if (timed && !recalled_way) ways::remember(key + ": " + stage, Planes::name(fft->way()));
     planned = planned && fft->planned();
     return fft;
   };
-  if (!x_in_chunks && !whole_3d_) x_forward_ = x_ffts(FFTW_FORWARD);
-  if (!whole_3d_) x_backward_ = x_ffts(FFTW_BACKWARD);
+  // A slab's x-pencils (its transposed spectrum) are [y][x][z], FFTW-MPI's transposed layout:
+  // each y-plane's x transforms are lines nz apart with z the unit-stride vector, in a plane
+  // that fits in cache; a2a's row-major [x][y][z] has them n1 nz / P apart. Pencils, a natural
+  // spectrum (exchanged on as [x][y][z]) and pipelined slabs keep [x][y][z].
+  yxz_ = slab_2d_ && !x_local && !(o.natural_spectrum && procs > 1);
+  if (yxz_) {
+    const int nx = static_cast<int>(n[0]), nz = static_cast<int>(n[2]);
+    const int ny = static_cast<int>(x_box.extent(1));
+    const auto plane = Planes::Plane::columns(nx, nz);
+    const Real scale = Real(1) / static_cast<Real>(total_);
+    x_planes_forward_ = planes_ffts("x forward, y-planes", plane, ny, FFTW_FORWARD, {},
+                                    work0_.data(), work1_.data(), false, 1);
+    x_planes_backward_ = planes_ffts("x backward, y-planes", plane, ny, FFTW_BACKWARD, {},
+                                     work0_.data(), work1_.data(), false, scale);
+    // From and to [x][y][z], where the exchange delivers or takes that (not fused): one plan
+    // that transforms and transposes, work1_ to work0_.
+    if (ny > 0) {
+      using F = Fftw<Real>;
+      auto* from = reinterpret_cast<typename F::complex*>(work1_.data());
+      auto* to = reinterpret_cast<typename F::complex*>(work0_.data());
+      const Iodim<Real> to_yxz{nx, ny * nz, nz}, from_yxz{nx, nz, ny * nz};
+      const Iodim<Real> to_how[2] = {{ny, nz, nx * nz}, {nz, 1, 1}};
+      const Iodim<Real> from_how[2] = {{ny, nx * nz, nz}, {nz, 1, 1}};
+      x_to_yxz_ = reinterpret_cast<void*>(
+          F::guru(1, &to_yxz, 2, to_how, from, to, FFTW_FORWARD, flags_));
+      x_from_yxz_ = reinterpret_cast<void*>(
+          F::guru(1, &from_yxz, 2, from_how, from, to, FFTW_BACKWARD, flags_));
+      step_plans_.push_back(x_to_yxz_);
+      step_plans_.push_back(x_from_yxz_);
+      planned = planned && x_to_yxz_ != nullptr && x_from_yxz_ != nullptr;
+    }
+  } else {
+    using Columns = ColumnFfts<Real>;
+    auto x_ffts = [&](int sign) {
+      const std::string stage = key + (sign == FFTW_FORWARD ? ": x forward" : ": x backward");
+      const auto only = recalled<std::int64_t>(stage, [](const std::string& w) {
+        std::optional<std::int64_t> way;
+        if (w == "strided") way = Columns::strided;
+        if (!w.empty() && w.find_first_not_of("0123456789") == std::string::npos && w.size() < 6)
+          way = std::stoll(w);
+        if (way == 0 && w != "strided") way.reset();
+        return way;
+      });
+      auto fft = std::make_unique<Columns>(x_box.extent(0), x_columns, sign, flags_,
+                                           work0_.data(), work1_.data(), comm, only);
+      if (measuring && only.empty()) {
+        ways::remember(stage,
+                       fft->way() == Columns::strided ? "strided" : std::to_string(fft->way()));
+      }
+      planned = planned && fft->planned();
+      return fft;
+    };
+    if (!x_in_chunks && !whole_3d_) x_forward_ = x_ffts(FFTW_FORWARD);
+    if (!whole_3d_) x_backward_ = x_ffts(FFTW_BACKWARD);
+  }
 
   // Whether a slab's transposes could be fused with its plane transforms (plan_fusion): the
   // transposes single-copy and unchunked, and the x transforms on panels beside them.
   const bool fuse_forward =
-      slab_2d_ && !yx_.local && yx_.parts.size() == 1 && x_forward_ && yx_.parts[0].direct();
+      slab_2d_ && !yx_.local && yx_.parts.size() == 1 && (x_forward_ || x_planes_forward_) &&
+      yx_.parts[0].direct();
   const bool fuse_backward = slab_2d_ && !xy_.local && xy_.parts.size() == 1 &&
                              xy_.before.empty() && xy_.after.empty() && xy_.parts[0].pulls();
 
@@ -195,7 +257,6 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
     // caller's.
     const std::vector<int> plane{static_cast<int>(n[1]), static_cast<int>(n[2])};
     const std::int64_t planes = boxes_[0].extent(0);
-    using Way = typename PlaneFfts<Real>::Way;
     std::vector<Way> entry_way, exit_way;
     // Where the transposes can be fused with the planes (plan_fusion), the plane-at-a-time
     // ways do the same work as the others less a pass over memory, which the trials would not
@@ -216,34 +277,13 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
         exit_way.insert(exit_way.end(), rest.begin(), rest.end());
       }
     }
-    // A timed choice is remembered (ways.hpp); a remembered one that is among the candidates
-    // is taken untimed.
-    auto planes_ffts = [&](int sign, std::vector<Way> candidates, bool fused) {
-      const std::string stage =
-          key + (sign == FFTW_FORWARD ? ": planes forward" : ": planes backward") +
-                                (fused ? " fused" : "");
-      const bool timed = measuring && o.planes_way.empty() && candidates.size() != 1;
-      const auto only = recalled<Way>(stage, [](const std::string& w) -> std::optional<Way> {
-        try {
-          return PlaneFfts<Real>::named(w);
-        } catch (const std::invalid_argument&) {
-          return std::nullopt;
-        }
-      });
-      const bool among = candidates.empty() ||
-                         (!only.empty() && std::find(candidates.begin(), candidates.end(),
-                                                     only[0]) != candidates.end());
-      const bool recalled_way = timed && !only.empty() && among;
-      if (recalled_way) candidates = only;
-      auto fft = std::make_unique<PlaneFfts<Real>>(plane, planes, sign, flags_, work1_.data(),
-                                                   work0_.data(), sign == FFTW_BACKWARD, comm,
-                                                   candidates);
-      if (timed && !recalled_way) ways::remember(stage, PlaneFfts<Real>::name(fft->way()));
-      return fft;
-    };
-    entry_planes_ = planes_ffts(FFTW_FORWARD, entry_way, fuse_forward);
-    exit_planes_ = planes_ffts(FFTW_BACKWARD, exit_way, fuse_backward);
-    planned = planned && entry_planes_->planned() && exit_planes_->planned();
+    const auto shape = Planes::Plane::dft(plane);
+    entry_planes_ = planes_ffts(fuse_forward ? "planes forward fused" : "planes forward", shape,
+                                planes, FFTW_FORWARD, entry_way, work1_.data(), work0_.data(),
+                                false, 1);
+    exit_planes_ = planes_ffts(fuse_backward ? "planes backward fused" : "planes backward", shape,
+                               planes, FFTW_BACKWARD, exit_way, work1_.data(), work0_.data(), true,
+                               1);
     plan_fusion(entry_planes_->fusable(), exit_planes_->fusable());
   } else if (!o.r2c) {
     entry_plan_ = whole(boxes_[0], FFTW_FORWARD, other, data);
@@ -301,6 +341,15 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
       }
       plan_fusion(r2c_plane_ != nullptr, c2r_plane_ != nullptr);
     }
+  }
+  // Fused on every rank or on none: a fused rank writes its pieces in its peers' layout of the
+  // x-pencils ([y][x][z]), which an unfused peer would read as exchanged ([x][y][z]). (An r2c
+  // rank without x-planes has no plane plans.)
+  if (slab_2d_ && !x_local) {
+    int fused[2] = {fused_forward_, fused_backward_};
+    MPI_Allreduce(MPI_IN_PLACE, fused, 2, MPI_INT, MPI_LAND, comm);
+    fused_forward_ = fused[0] != 0;
+    fused_backward_ = fused[1] != 0;
   }
   // The spectrum in the input's layout: one exchange among all ranks between the x-pencils
   // and the z-pencils, with the second transpose's backend (on one rank the two are one box).
@@ -505,6 +554,23 @@ void Fft3d<Real>::scaled_copy(const Complex* in, Complex* out, std::size_t count
   compute_seconds += MPI_Wtime() - t0;
 }
 
+// array *= scale, timed with the transforms (the 1/N where a plan cannot apply it in cache).
+template <typename Real>
+void Fft3d<Real>::scale_in_place(Complex* array, std::size_t count, Real scale) {
+  const double t0 = MPI_Wtime();
+  for (std::size_t i = 0; i < count; ++i)
+    array[i] *= scale;
+  compute_seconds += MPI_Wtime() - t0;
+}
+
+// A slab's x transforms on its y-planes of [y][x][z] (planes.hpp), from `in` to `out`.
+template <typename Real>
+void Fft3d<Real>::x_planes(const PlaneFfts<Real>& fft, const Complex* in, Complex* out) {
+  auto run_planes = [&fft](const Complex* i, Complex* o) { fft.run(i, o); };
+  const auto count = static_cast<std::size_t>(boxes_[2].count());
+  run_out_of_place(run_planes, in, out, work0_.data(), work1_.data(), count, count);
+}
+
 template <typename Real>
 void Fft3d<Real>::columns(const ColumnFfts<Real>& fft, const Complex* in, Complex* out,
                           Real scale) {
@@ -530,6 +596,12 @@ void Fft3d<Real>::forward_from_z(Complex* final_out) {
   if (!zy_.parts.empty()) {
     run_step(zy_, work0_.data(), work1_.data());
     y = work1_.data();
+  }
+  if (yxz_) {  // [x][y][z] as exchanged (in the window, or work1_), transformed into [y][x][z]
+    const Complex* x = run_step(yx_, y, work1_.data(), true);
+    run_plan_out_of_place(x_to_yxz_, x, out, work1_.data(), work0_.data(),
+                          static_cast<std::size_t>(boxes_[2].count()));
+    return;
   }
   // With a single-copy backend the x-pencils may stay in the window they arrived in: the x
   // panels read them from there (no unpack pass).
@@ -622,7 +694,11 @@ typename Fft3d<Real>::Complex* Fft3d<Real>::backward_to_z(const Complex* in) {
       !xy_.local && xy_.parts.size() == 1 && xy_.before.empty() ? &xy_.parts[0] : nullptr;
   const bool pulling = pull != nullptr && pull->pulls();  // alike on every rank
   if (pulling && pull->input_window() != nullptr) x = static_cast<Complex*>(pull->input_window());
-  if (x_backward_) {
+  if (yxz_) {  // from [y][x][z] into [x][y][z], as the exchange takes it
+    const auto count = static_cast<std::size_t>(boxes_[2].count());
+    run_plan_out_of_place(x_from_yxz_, in, x, work1_.data(), work0_.data(), count);
+    scale_in_place(x, count, scale);
+  } else if (x_backward_) {
     columns(*x_backward_, in, x, scale);
   } else {  // one 3D plan does every axis: only the 1/N here
     scaled_copy(in, x, static_cast<std::size_t>(boxes_[2].count()));
@@ -696,6 +772,21 @@ void Fft3d<Real>::backward(const Complex* in, Real* out) {
 }
 
 template <typename Real>
+void Fft3d<Real>::to_box_order(const Complex* spectrum, Complex* row_major) const {
+  const Box& b = output_box();
+  const auto count = static_cast<std::size_t>(b.count());
+  if (!yxz_) {
+    std::copy_n(spectrum, count, row_major);
+    return;
+  }
+  const std::int64_t nx = b.extent(0), ny = b.extent(1), nz = b.extent(2);
+  for (std::int64_t y = 0; y < ny; ++y) {
+    for (std::int64_t x = 0; x < nx; ++x)
+      std::copy_n(spectrum + (y * nx + x) * nz, nz, row_major + (x * ny + y) * nz);
+  }
+}
+
+template <typename Real>
 std::string Fft3d<Real>::backends() const {
   auto name = [](const Redistribution& r) {
     return r.plan().name() + (r.uniform() ? " (uniform)" : " (vector)");
@@ -730,8 +821,10 @@ void Fft3d<Real>::plan_fusion(bool forward_planes, bool backward_planes) {
   };
   int peers = 1;
   MPI_Comm_size(col_, &peers);
-  if (!yx_.local && yx_.parts.size() == 1 && x_forward_ && forward_planes &&
-      yx_.parts[0].direct()) {
+  // [y][x][z] is laid out over a peer's whole x-pencil, which the exchange must hold in one
+  // run in rank order (each piece's place in it follows from the x ranges).
+  if (!yx_.local && yx_.parts.size() == 1 && (x_forward_ || x_planes_forward_) && forward_planes &&
+      yx_.parts[0].direct() && (!yxz_ || yx_.parts[0].receives_in_order())) {
     const Redistribution& r = yx_.parts[0];
     fused_forward_ =
         slices([&](int q) -> const Box& { return r.send_box(q); }, peers, fill_slices_);
@@ -758,9 +851,20 @@ void Fft3d<Real>::forward_fused(const Scatter& scatter, Complex* final_out) {
   for (std::size_t k = 0; k < fill_slices_.size(); ++k)
     targets[k] = r.fill_target(fill_slices_[k].peer);
   double t1 = MPI_Wtime();
+  // Where a plane's row r of peer k's rows goes: [x][y][z], the piece's rows one run per plane;
+  // [y][x][z], row r of every plane in one run (the peer's y-plane r), this plane's place in it.
+  const std::int64_t x0 = boxes_[1].lo[0], nx = boxes_[2].extent(0);
   scatter([&](std::int64_t i, const Complex* plane) {
     for (std::size_t k = 0; k < fill_slices_.size(); ++k) {
       const Slice& s = fill_slices_[k];
+      if (yxz_) {
+        Complex* peer = reinterpret_cast<Complex*>(targets[k]) - x0 * s.rows * row;
+        for (std::int64_t r = 0; r < s.rows; ++r) {
+          std::memcpy(peer + (r * nx + x0 + i) * row, plane + (s.first_row + r) * row,
+                      static_cast<std::size_t>(row) * sizeof(Complex));
+        }
+        continue;
+      }
       const auto count = static_cast<std::size_t>(s.rows * row);
       std::memcpy(targets[k] + static_cast<std::size_t>(i) * count * sizeof(Complex),
                   plane + s.first_row * row, count * sizeof(Complex));
@@ -771,7 +875,11 @@ void Fft3d<Real>::forward_fused(const Scatter& scatter, Complex* final_out) {
   const auto* x = static_cast<const Complex*>(r.end_fill(out));
   transpose_seconds += (t1 - t0) + (MPI_Wtime() - t2);
   compute_seconds += t2 - t1;
-  columns(*x_forward_, x, out, 1);
+  if (yxz_) {
+    x_planes(*x_planes_forward_, x, out);
+  } else {
+    columns(*x_forward_, x, out, 1);
+  }
   if (natural_) exchange(*to_natural_, natural_work_.data(), final_out);
 }
 
@@ -786,17 +894,30 @@ void Fft3d<Real>::backward_fused(const Complex* in, const Gather& gather) {
   Redistribution& r = xy_.parts[0];
   const std::int64_t row = boxes_[1].extent(2);
   auto* window = static_cast<Complex*>(r.input_window());
-  columns(*x_backward_, in, window != nullptr ? window : work0_.data(),
-          Real(1) / static_cast<Real>(total_));
+  Complex* x = window != nullptr ? window : work0_.data();
+  if (yxz_) {
+    x_planes(*x_planes_backward_, in, x);
+  } else {
+    columns(*x_backward_, in, x, Real(1) / static_cast<Real>(total_));
+  }
   double t0 = MPI_Wtime();
   r.begin_read();
   std::vector<const std::byte*>& sources = read_sources_;  // sized once
   for (std::size_t k = 0; k < read_slices_.size(); ++k)
     sources[k] = r.read_source(read_slices_[k].peer);
   double t1 = MPI_Wtime();
+  const std::int64_t x0 = boxes_[1].lo[0], nx = boxes_[2].extent(0);  // as forward_fused's
   gather([&](std::int64_t i, Complex* plane) {
     for (std::size_t k = 0; k < read_slices_.size(); ++k) {
       const Slice& s = read_slices_[k];
+      if (yxz_) {
+        const Complex* peer = reinterpret_cast<const Complex*>(sources[k]) - x0 * s.rows * row;
+        for (std::int64_t r = 0; r < s.rows; ++r) {
+          std::memcpy(plane + (s.first_row + r) * row, peer + (r * nx + x0 + i) * row,
+                      static_cast<std::size_t>(row) * sizeof(Complex));
+        }
+        continue;
+      }
       const auto count = static_cast<std::size_t>(s.rows * row);
       std::memcpy(plane + s.first_row * row,
                   sources[k] + static_cast<std::size_t>(i) * count * sizeof(Complex),
@@ -819,6 +940,10 @@ std::string Fft3d<Real>::local_transforms() const {
   if (entry_planes_ && exit_planes_) {
     s = "planes " + PlaneFfts<Real>::name(entry_planes_->way()) + (fused_forward_ ? " fused" : "") +
         "/" + PlaneFfts<Real>::name(exit_planes_->way()) + (fused_backward_ ? " fused" : "");
+  }
+  if (x_planes_forward_ && x_planes_backward_) {
+    s += ", x y-planes " + PlaneFfts<Real>::name(x_planes_forward_->way()) + "/" +
+         PlaneFfts<Real>::name(x_planes_backward_->way());
   }
   if (x_backward_) {
     if (!s.empty()) s += ", ";

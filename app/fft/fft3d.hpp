@@ -73,6 +73,14 @@ class Fft3d {
   const Box& input_box() const { return boxes_[0]; }
   // The spectrum's box: x-pencils, or the input's box with Options::natural_spectrum.
   const Box& output_box() const { return natural_ ? boxes_[0] : boxes_[2]; }
+  // The order of the spectrum's axes in memory, slowest first: {0, 1, 2}, row-major over
+  // output_box() ([x][y][z]), or {1, 0, 2}, [y][x][z]: a slab's transposed spectrum on P > 1
+  // ranks (unpipelined), FFTW-MPI's FFTW_MPI_TRANSPOSED_OUT layout.
+  std::array<int, 3> output_order() const {
+    return yxz_ ? std::array<int, 3>{1, 0, 2} : std::array<int, 3>{0, 1, 2};
+  }
+  // The spectrum (output_order()) copied into row-major order over output_box().
+  void to_box_order(const Complex* spectrum, Complex* row_major) const;
   // The real input box of an r2c transform (z extent n2; input_box() has n2/2 + 1).
   const Box& real_box() const { return real_box_; }
   // in: input_box() elements (read only); out: output_box() elements.
@@ -136,6 +144,8 @@ class Fft3d {
                              Complex* planned_out, std::size_t count);
   void run_in_place(void* plan, Complex* array, std::size_t count);
   void scaled_copy(const Complex* in, Complex* out, std::size_t count);
+  void scale_in_place(Complex* array, std::size_t count, Real scale);
+  void x_planes(const PlaneFfts<Real>& fft, const Complex* in, Complex* out);
   void columns(const ColumnFfts<Real>& fft, const Complex* in, Complex* out, Real scale);
   std::vector<const Redistribution*> transposes() const;
   void forward_from_z(Complex* out);  // work0_ holds the z-transformed z-pencils
@@ -184,6 +194,13 @@ class Fft3d {
   void backward_fused(const Complex* in, const Gather& gather);
   // The x transforms on column panels (forward: none when the y <-> x step is pipelined).
   std::unique_ptr<ColumnFfts<Real>> x_forward_, x_backward_;
+  // A slab's x-pencils in [y][x][z] (output_order): their x transforms plane by plane, and, where
+  // the exchange delivers or takes [x][y][z] (unfused), plans that transform and transpose
+  // between the two (work1_ to work0_).
+  bool yxz_ = false;
+  std::unique_ptr<PlaneFfts<Real>> x_planes_forward_, x_planes_backward_;
+  void* x_to_yxz_ = nullptr;
+  void* x_from_yxz_ = nullptr;
   std::vector<void*> step_plans_;  // every Lines plan, to destroy
   std::int64_t total_ = 1;
   bool slab_2d_ = false;   // stage 0 transforms y and z (2D plans); stage 1 has none

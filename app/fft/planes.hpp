@@ -45,6 +45,32 @@ class PlaneFfts {
   using F = Fftw<Real>;
   enum class Way { whole, per_plane, copy_then_in_place, in_place_then_copy };
 
+  // What is transformed in each plane, in FFTW's guru terms: the transform's dimensions and
+  // the vector of transforms inside the plane (empty: one transform), strides in elements of
+  // the plane, which holds `size` elements.
+  struct Plane {
+    std::vector<Iodim<Real>> dims, inner;
+    std::int64_t size = 0;
+    // The multidimensional DFT of a row-major plane of `shape` (rank 1-3): a slab's y and z.
+    static Plane dft(const std::vector<int>& shape) {
+      Plane p;
+      p.size = 1;
+      for (int n : shape)
+        p.size *= n;
+      std::int64_t stride = p.size;
+      for (int n : shape) {
+        stride /= n;
+        p.dims.push_back({n, static_cast<int>(stride), static_cast<int>(stride)});
+      }
+      return p;
+    }
+    // The 1D DFTs along the rows' axis of a rows x cols row-major plane, one per column: the
+    // x transforms of a y-plane of [y][x][z] (FFTW-MPI's transposed layout).
+    static Plane columns(int rows, int cols) {
+      return Plane{{{rows, cols, cols}}, {{cols, 1, 1}}, std::int64_t{rows} * cols};
+    }
+  };
+
   // `count` planes of `shape` (row-major, rank 1-3), one after the other in src and in dst.
   // src and dst: the work arrays the plans are made on (and timed on, contents overwritten);
   // run() takes arrays of their alignments. src_is_scratch: run() may overwrite its source.
@@ -54,23 +80,24 @@ class PlaneFfts {
   PlaneFfts(const std::vector<int>& shape, std::int64_t count, int sign, unsigned flags,
             Complex* src, Complex* dst, bool src_is_scratch, MPI_Comm comm,
             const std::vector<Way>& only = {})
-      : count_(count) {
-    plane_ = 1;
-    for (int n : shape)
-      plane_ *= n;
+      : PlaneFfts(Plane::dft(shape), count, sign, flags, src, dst, src_is_scratch, comm, only) {}
+  // Any plane transform (Plane), with a scale that run() applies while a plane is in cache.
+  PlaneFfts(const Plane& shape, std::int64_t count, int sign, unsigned flags, Complex* src,
+            Complex* dst, bool src_is_scratch, MPI_Comm comm, const std::vector<Way>& only = {},
+            Real scale = 1)
+      : count_(count), plane_(shape.size), scale_(scale) {
     const bool empty = count == 0 || plane_ == 0;
-    std::vector<Iodim<Real>> dims;
-    std::int64_t stride = plane_;
-    for (int n : shape) {
-      stride /= n;
-      dims.push_back({n, static_cast<int>(stride), static_cast<int>(stride)});
-    }
+    const std::vector<Iodim<Real>>& dims = shape.dims;
     const int rank = static_cast<int>(dims.size());
+    // The whole stack: the planes as the outer vector around each plane's own.
+    std::vector<Iodim<Real>> all{{static_cast<int>(count), static_cast<int>(plane_),
+                                  static_cast<int>(plane_)}};
+    all.insert(all.end(), shape.inner.begin(), shape.inner.end());
+    std::vector<Iodim<Real>> one = shape.inner;
+    if (one.empty()) one = {{1, 0, 0}};
     auto* s = reinterpret_cast<typename F::complex*>(src);
     auto* d = reinterpret_cast<typename F::complex*>(dst);
-    const Iodim<Real> all{static_cast<int>(count), static_cast<int>(plane_),
-                          static_cast<int>(plane_)};
-    const Iodim<Real> one{1, 0, 0};
+    const int how_all = static_cast<int>(all.size()), how_one = static_cast<int>(one.size());
     // Plane by plane needs every plane at the alignment its plan was made for.
     const bool planes_align = (plane_ * sizeof(Complex)) % 16 == 0;
     const bool wisdom_only = (flags & FFTW_WISDOM_ONLY) != 0;
@@ -83,17 +110,19 @@ class PlaneFfts {
     if (!only.empty()) ways = only;
     auto plan = [&](Way w) -> typename F::plan& {
       if (w == Way::whole) {
-        if (whole_ == nullptr) whole_ = F::guru(rank, dims.data(), 1, &all, s, d, sign, flags);
+        if (whole_ == nullptr)
+          whole_ = F::guru(rank, dims.data(), how_all, all.data(), s, d, sign, flags);
         return whole_;
       }
       if (w == Way::per_plane) {
         if (plane_out_ == nullptr)
-          plane_out_ = F::guru(rank, dims.data(), 1, &one, s, d, sign, flags);
+          plane_out_ = F::guru(rank, dims.data(), how_one, one.data(), s, d, sign, flags);
         return plane_out_;
       }
       // In place on the destination's first plane or the source's: one plan serves both ways
       // (both arrays have the alignment the caller promises).
-      if (plane_in_ == nullptr) plane_in_ = F::guru(rank, dims.data(), 1, &one, d, d, sign, flags);
+      if (plane_in_ == nullptr)
+        plane_in_ = F::guru(rank, dims.data(), how_one, one.data(), d, d, sign, flags);
       return plane_in_;
     };
     const bool timed = measure && ways.size() > 1;
@@ -186,23 +215,34 @@ class PlaneFfts {
     auto* s = reinterpret_cast<typename F::complex*>(const_cast<Complex*>(src));
     auto* d = reinterpret_cast<typename F::complex*>(dst);
     const auto bytes = static_cast<std::size_t>(plane_) * sizeof(Complex);
+    auto scaled = [this](Complex* plane, std::int64_t size) {
+      if (scale_ == 1) return;
+      for (std::int64_t j = 0; j < size; ++j)
+        plane[j] *= scale_;
+    };
     switch (way_) {
-      case Way::whole:  // every plane
+      case Way::whole:  // every plane, then the scale in a pass of its own
         F::execute(whole_, s, d);
+        scaled(dst, planes * plane_);
         return;
       case Way::per_plane:
-        for (std::int64_t i = 0; i < planes; ++i)
+        for (std::int64_t i = 0; i < planes; ++i) {
           F::execute(plane_out_, s + i * plane_, d + i * plane_);
+          scaled(dst + i * plane_, plane_);
+        }
         return;
       case Way::copy_then_in_place:
         for (std::int64_t i = 0; i < planes; ++i) {
           std::memcpy(d + i * plane_, s + i * plane_, bytes);
           F::execute(plane_in_, d + i * plane_, d + i * plane_);
+          scaled(dst + i * plane_, plane_);
         }
         return;
       case Way::in_place_then_copy:
         for (std::int64_t i = 0; i < planes; ++i) {
           F::execute(plane_in_, s + i * plane_, s + i * plane_);
+          Complex* from = const_cast<Complex*>(src) + i * plane_;
+          scaled(from, plane_);
           std::memcpy(d + i * plane_, s + i * plane_, bytes);
         }
         return;
@@ -210,6 +250,7 @@ class PlaneFfts {
   }
 
   std::int64_t count_ = 0, plane_ = 0;
+  Real scale_ = 1;
   Way way_ = Way::whole;
   mutable AlignedVector<Complex> scratch_;  // one plane, fusable() only (the fused runs')
   bool planned_ = false;
