@@ -267,13 +267,13 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
       entry_way = {exit_way[0] == Way::in_place_then_copy ? Way::copy_then_in_place : exit_way[0]};
     } else if ((flags_ & FFTW_ESTIMATE) == 0) {
       const std::vector<Way> rest =
-          wisdom_only ? std::vector<Way>{Way::whole, Way::per_plane} : std::vector<Way>{};
+          wisdom_only ? std::vector<Way>{Way::whole} : std::vector<Way>{};
       if (fuse_forward) {
-        entry_way = {Way::copy_then_in_place};
+        entry_way = {Way::copy_then_in_place, Way::per_plane};
         entry_way.insert(entry_way.end(), rest.begin(), rest.end());
       }
       if (fuse_backward) {
-        exit_way = {Way::in_place_then_copy, Way::copy_then_in_place};
+        exit_way = {Way::in_place_then_copy, Way::copy_then_in_place, Way::per_plane};
         exit_way.insert(exit_way.end(), rest.begin(), rest.end());
       }
     }

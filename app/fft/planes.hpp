@@ -145,9 +145,15 @@ class PlaneFfts {
       })];
     }
     planned_ = empty || plan(way_) != nullptr;
-    // A plane at a time in cache won: the fused runs below use the same in-place plan on a
-    // scratch plane (its alignment is the arrays': FFTW's allocator).
-    if (planned_ && !empty && fusable()) scratch_.resize(static_cast<std::size_t>(plane_));
+    // A plane at a time won: the fused runs below use its plans on a scratch plane (its
+    // alignment is the arrays': FFTW's allocator), per_plane's out-of-place one where the
+    // caller's array has the alignment it was made for, else the in-place one.
+    if (planned_ && !empty && fusable()) {
+      scratch_.resize(static_cast<std::size_t>(plane_));
+      if (way_ == Way::per_plane) planned_ = plan(Way::copy_then_in_place) != nullptr;
+      src_alignment_ = F::alignment_of(src);
+      dst_alignment_ = F::alignment_of(dst);
+    }
   }
   ~PlaneFfts() {
     for (auto p : {whole_, plane_out_, plane_in_})
@@ -175,22 +181,30 @@ class PlaneFfts {
     return "?";
   }
 
-  // Whether the chosen way runs a plane at a time in place, so that run_scatter and run_gather
-  // do the same work less one pass over memory.
+  // Whether the chosen way runs a plane at a time, so that run_scatter and run_gather do the
+  // same work less one pass over memory.
   bool fusable() const {
-    return way_ == Way::copy_then_in_place || way_ == Way::in_place_then_copy;
+    return way_ == Way::per_plane || way_ == Way::copy_then_in_place ||
+           way_ == Way::in_place_then_copy;
   }
   // For callers that send or receive each plane in pieces (a fused single-copy exchange):
-  // run_scatter copies src's plane i into a scratch plane, transforms it there and hands it to
-  // sink(i, plane), which copies it on (to the peers); run_gather has source(i, plane) fill
-  // the scratch, transforms it and copies it to dst's plane i. fusable() only.
+  // run_scatter transforms src's plane i into a scratch plane (per_plane: out of place into it;
+  // else copied into it and transformed there) and hands it to sink(i, plane), which copies it
+  // on (to the peers); run_gather has source(i, plane) fill the scratch and transforms it into
+  // dst's plane i (per_plane: out of place; else in place, then copied). fusable() only.
   template <typename Sink>
   void run_scatter(const Complex* src, Sink&& sink) const {
     auto* p = reinterpret_cast<typename F::complex*>(scratch_.data());
     const auto bytes = static_cast<std::size_t>(plane_) * sizeof(Complex);
     for (std::int64_t i = 0; i < count_; ++i) {
-      std::memcpy(scratch_.data(), src + i * plane_, bytes);
-      F::execute(plane_in_, p, p);
+      if (way_ == Way::per_plane && F::alignment_of(src) == src_alignment_) {
+        F::execute(plane_out_, const_cast<typename F::complex*>(
+                                   reinterpret_cast<const typename F::complex*>(src + i * plane_)),
+                   p);
+      } else {  // (per_plane on an array of another alignment than its plan's: this way)
+        std::memcpy(scratch_.data(), src + i * plane_, bytes);
+        F::execute(plane_in_, p, p);
+      }
       sink(i, static_cast<const Complex*>(scratch_.data()));
     }
   }
@@ -200,6 +214,10 @@ class PlaneFfts {
     const auto bytes = static_cast<std::size_t>(plane_) * sizeof(Complex);
     for (std::int64_t i = 0; i < count_; ++i) {
       source(i, scratch_.data());
+      if (way_ == Way::per_plane && F::alignment_of(dst) == dst_alignment_) {
+        F::execute(plane_out_, p, reinterpret_cast<typename F::complex*>(dst + i * plane_));
+        continue;
+      }
       F::execute(plane_in_, p, p);
       std::memcpy(dst + i * plane_, scratch_.data(), bytes);
     }
@@ -251,6 +269,7 @@ class PlaneFfts {
 
   std::int64_t count_ = 0, plane_ = 0;
   Real scale_ = 1;
+  int src_alignment_ = 0, dst_alignment_ = 0;  // of the arrays the plans were made on
   Way way_ = Way::whole;
   mutable AlignedVector<Complex> scratch_;  // one plane, fusable() only (the fused runs')
   bool planned_ = false;
