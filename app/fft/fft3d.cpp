@@ -96,6 +96,7 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   boxes_[2] = Box{{0, yy0, z0}, {n[0], yy1, z1}};  // x-pencils
   MPI_Comm_split(comm, r1, r2, &row_);
   MPI_Comm_split(comm, r2, r1, &col_);
+  MPI_Comm_rank(col_, &col_rank_);
   std::size_t most = 0;
   for (const Box& b : boxes_)
     most = std::max(most, static_cast<std::size_t>(b.count()));
@@ -494,6 +495,15 @@ const typename Fft3d<Real>::Complex* Fft3d<Real>::run_step(Step& step, Complex* 
   return out;
 }
 
+// Whether a's and b's elements share any byte.
+template <typename A, typename B>
+bool overlap(const A* a, std::int64_t a_count, const B* b, std::int64_t b_count) {
+  const auto a0 = reinterpret_cast<std::uintptr_t>(a), b0 = reinterpret_cast<std::uintptr_t>(b);
+  const auto a1 = a0 + static_cast<std::uintptr_t>(a_count) * sizeof(A);
+  const auto b1 = b0 + static_cast<std::uintptr_t>(b_count) * sizeof(B);
+  return a0 < b1 && b0 < a1;
+}
+
 // FFTW may run a plan on other arrays than it was made for only when their alignment is the
 // same (fftw_execute_dft's new-array rule).
 template <typename Real>
@@ -619,7 +629,8 @@ void Fft3d<Real>::forward(const Complex* in, Complex* out) {
     return;
   }
   if (fused_forward_ && entry_planes_) {
-    forward_fused([&](const auto& sink) { entry_planes_->run_scatter(in, sink); }, out);
+    forward_fused([&](const auto& sink) { entry_planes_->run_scatter(in, sink); }, out,
+                  !overlap(in, boxes_[0].count(), out, boxes_[2].count()));
     return;
   }
   if (entry_planes_) {
@@ -649,7 +660,7 @@ void Fft3d<Real>::forward(const Real* in, Complex* out) {
             sink(i, plane_scratch_.data());
           }
         },
-        out);
+        out, !overlap(in, real_box_.count(), out, boxes_[2].count()));
     return;
   }
   if (r2c_plan_ != nullptr) {
@@ -842,7 +853,7 @@ void Fft3d<Real>::plan_fusion(bool forward_planes, bool backward_planes) {
 // scatter(sink): transforms every plane into a scratch and calls sink(i, plane) for each.
 template <typename Real>
 template <typename Scatter>
-void Fft3d<Real>::forward_fused(const Scatter& scatter, Complex* final_out) {
+void Fft3d<Real>::forward_fused(const Scatter& scatter, Complex* final_out, bool out_apart) {
   Redistribution& r = yx_.parts[0];
   const std::int64_t row = boxes_[1].extent(2);
   double t0 = MPI_Wtime();
@@ -853,12 +864,19 @@ void Fft3d<Real>::forward_fused(const Scatter& scatter, Complex* final_out) {
   double t1 = MPI_Wtime();
   // Where a plane's row r of peer k's rows goes: [x][y][z], the piece's rows one run per plane;
   // [y][x][z], row r of every plane in one run (the peer's y-plane r), this plane's place in it.
+  // This rank's own rows go straight into the caller's array where the x transforms can run
+  // there in place (its alignment the plans'); only the peers' pass through the window.
   const std::int64_t x0 = boxes_[1].lo[0], nx = boxes_[2].extent(0);
+  Complex* out = natural_ ? natural_work_.data() : final_out;
+  const bool own_in_out = yxz_ && out_apart && x_planes_forward_->fills() &&
+                          Fftw<Real>::alignment_of(out) == x_planes_forward_->dst_alignment();
   scatter([&](std::int64_t i, const Complex* plane) {
     for (std::size_t k = 0; k < fill_slices_.size(); ++k) {
       const Slice& s = fill_slices_[k];
       if (yxz_) {
-        Complex* peer = reinterpret_cast<Complex*>(targets[k]) - x0 * s.rows * row;
+        Complex* peer = own_in_out && s.peer == col_rank_
+                            ? out
+                            : reinterpret_cast<Complex*>(targets[k]) - x0 * s.rows * row;
         for (std::int64_t r = 0; r < s.rows; ++r) {
           std::memcpy(peer + (r * nx + x0 + i) * row, plane + (s.first_row + r) * row,
                       static_cast<std::size_t>(row) * sizeof(Complex));
@@ -871,11 +889,21 @@ void Fft3d<Real>::forward_fused(const Scatter& scatter, Complex* final_out) {
     }
   });
   double t2 = MPI_Wtime();
-  Complex* out = natural_ ? natural_work_.data() : final_out;
   const auto* x = static_cast<const Complex*>(r.end_fill(out));
   transpose_seconds += (t1 - t0) + (MPI_Wtime() - t2);
   compute_seconds += t2 - t1;
-  if (yxz_) {
+  if (own_in_out) {  // each y-plane: the peers' x ranges from the window, then transformed
+    const double t3 = MPI_Wtime();
+    const std::int64_t plane = nx * row, mine = boxes_[1].extent(0) * row;
+    x_planes_forward_->run_filled(out, [&](std::int64_t y, Complex* to) {
+      const Complex* from = x + y * plane;
+      std::memcpy(to, from, static_cast<std::size_t>(x0 * row) * sizeof(Complex));
+      const std::int64_t after = x0 * row + mine;
+      std::memcpy(to + after, from + after,
+                  static_cast<std::size_t>(plane - after) * sizeof(Complex));
+    });
+    compute_seconds += MPI_Wtime() - t3;
+  } else if (yxz_) {
     x_planes(*x_planes_forward_, x, out);
   } else {
     columns(*x_forward_, x, out, 1);

@@ -154,6 +154,7 @@ class Fft3d {
   Complex* backward_to_z(const Complex* in);
 
   MPI_Comm row_ = MPI_COMM_NULL, col_ = MPI_COMM_NULL;
+  int col_rank_ = 0;
   std::array<Box, 3> boxes_;  // z-, y-, x-pencils
   Step zy_, yx_, xy_, yz_;    // zy_ and yz_ have no parts on a slab (local)
   unsigned flags_ = 0;        // FFTW planner flags
@@ -189,7 +190,9 @@ class Fft3d {
   AlignedVector<Complex> plane_scratch_;
   void plan_fusion(bool forward_planes, bool backward_planes);
   template <typename Scatter>
-  void forward_fused(const Scatter& scatter, Complex* out);
+  // out_apart: the caller's input does not share memory with `out` (this rank's own pieces may
+  // go straight into it while the input is still being read).
+  void forward_fused(const Scatter& scatter, Complex* out, bool out_apart);
   template <typename Gather>
   void backward_fused(const Complex* in, const Gather& gather);
   // The x transforms on column panels (forward: none when the y <-> x step is pipelined).

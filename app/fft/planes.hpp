@@ -145,15 +145,17 @@ class PlaneFfts {
       })];
     }
     planned_ = empty || plan(way_) != nullptr;
+    // run_filled's in-place plan, whatever way won (none where the wisdom lacks it).
+    if (!empty && planes_align) plan(Way::copy_then_in_place);
     // A plane at a time won: the fused runs below use its plans on a scratch plane (its
     // alignment is the arrays': FFTW's allocator), per_plane's out-of-place one where the
     // caller's array has the alignment it was made for, else the in-place one.
     if (planned_ && !empty && fusable()) {
       scratch_.resize(static_cast<std::size_t>(plane_));
       if (way_ == Way::per_plane) planned_ = plan(Way::copy_then_in_place) != nullptr;
-      src_alignment_ = F::alignment_of(src);
-      dst_alignment_ = F::alignment_of(dst);
     }
+    src_alignment_ = F::alignment_of(src);
+    dst_alignment_ = F::alignment_of(dst);
   }
   ~PlaneFfts() {
     for (auto p : {whole_, plane_out_, plane_in_})
@@ -222,6 +224,25 @@ class PlaneFfts {
       std::memcpy(dst + i * plane_, scratch_.data(), bytes);
     }
   }
+
+  // For callers that assemble each plane in dst themselves: fill(i, plane) writes dst's plane
+  // i, which is then transformed in place while it is in cache (and scaled). Where fills():
+  // dst of the alignment of the dst the plans were made on.
+  bool fills() const { return plane_in_ != nullptr || count_ == 0 || plane_ == 0; }
+  template <typename Fill>
+  void run_filled(Complex* dst, Fill&& fill) const {
+    for (std::int64_t i = 0; i < count_; ++i) {
+      Complex* plane = dst + i * plane_;
+      fill(i, plane);
+      auto* p = reinterpret_cast<typename F::complex*>(plane);
+      F::execute(plane_in_, p, p);
+      if (scale_ != 1) {
+        for (std::int64_t j = 0; j < plane_; ++j)
+          plane[j] *= scale_;
+      }
+    }
+  }
+  int dst_alignment() const { return dst_alignment_; }
 
   // dst = FFT(src), plane by plane; src is overwritten only where it was declared scratch.
   void run(const Complex* src, Complex* dst) const { run(src, dst, count_); }
