@@ -141,7 +141,8 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   // timed one is remembered.
   auto planes_ffts = [&](const std::string& stage, const typename Planes::Plane& shape,
                          std::int64_t count, int sign, std::vector<Way> candidates, Complex* src,
-                         Complex* dst, bool src_is_scratch, Real scale) {
+                         Complex* dst, bool src_is_scratch, Real scale,
+                         typename Planes::Use use = Planes::Use::run) {
     const bool timed = measuring && o.planes_way.empty() && candidates.size() != 1;
     const auto only = recalled<Way>(key + ": " + stage, [](const std::string& w) {
       std::optional<Way> way;
@@ -157,7 +158,7 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
          std::find(candidates.begin(), candidates.end(), only[0]) != candidates.end());
     if (recalled_way) candidates = only;
     auto fft = std::make_unique<Planes>(shape, count, sign, flags_, src, dst, src_is_scratch, comm,
-                                        candidates, scale);
+                                        candidates, scale, use);
     if (timed && !recalled_way) ways::remember(key + ": " + stage, Planes::name(fft->way()));
     planned = planned && fft->planned();
     return fft;
@@ -281,10 +282,10 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
     const auto shape = Planes::Plane::dft(plane);
     entry_planes_ = planes_ffts(fuse_forward ? "planes forward fused" : "planes forward", shape,
                                 planes, FFTW_FORWARD, entry_way, work1_.data(), work0_.data(),
-                                false, 1);
+                                false, 1, fuse_forward ? Planes::Use::scatter : Planes::Use::run);
     exit_planes_ = planes_ffts(fuse_backward ? "planes backward fused" : "planes backward", shape,
                                planes, FFTW_BACKWARD, exit_way, work1_.data(), work0_.data(), true,
-                               1);
+                               1, fuse_backward ? Planes::Use::gather : Planes::Use::run);
     plan_fusion(entry_planes_->fusable(), exit_planes_->fusable());
   } else if (!o.r2c) {
     entry_plan_ = whole(boxes_[0], FFTW_FORWARD, other, data);

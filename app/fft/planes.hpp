@@ -81,10 +81,13 @@ class PlaneFfts {
             Complex* src, Complex* dst, bool src_is_scratch, MPI_Comm comm,
             const std::vector<Way>& only = {})
       : PlaneFfts(Plane::dft(shape), count, sign, flags, src, dst, src_is_scratch, comm, only) {}
+  // How the caller will run the planes, which is how the trials time them: run(), or through
+  // the scratch plane (run_scatter, run_gather; the pieces copied to and from dst and src here).
+  enum class Use { run, scatter, gather };
   // Any plane transform (Plane), with a scale that run() applies while a plane is in cache.
   PlaneFfts(const Plane& shape, std::int64_t count, int sign, unsigned flags, Complex* src,
             Complex* dst, bool src_is_scratch, MPI_Comm comm, const std::vector<Way>& only = {},
-            Real scale = 1)
+            Real scale = 1, Use use = Use::run)
       : count_(count), plane_(shape.size), scale_(scale) {
     const bool empty = count == 0 || plane_ == 0;
     const std::vector<Iodim<Real>>& dims = shape.dims;
@@ -136,12 +139,26 @@ class PlaneFfts {
     } else {
       for (Way w : ways)
         if (!empty) plan(w);
+      if (!empty && planes_align) plan(Way::copy_then_in_place);  // the fused runs' fallback
+      scratch_.resize(use == Use::run || empty ? 0 : static_cast<std::size_t>(plane_));
+      src_alignment_ = F::alignment_of(src);
+      dst_alignment_ = F::alignment_of(dst);
       // Zeros: what FFTW's planning left in the arrays could hold denormals, which are slow.
       if (!empty) std::fill_n(src, static_cast<std::size_t>(count * plane_), Complex(0));
-      // Every way runs every plane, out of cache as they run (trial.hpp).
+      // Every way runs every plane, out of cache as they run (trial.hpp), as the caller will.
+      const auto bytes = static_cast<std::size_t>(plane_) * sizeof(Complex);
       way_ = ways[fastest_way(comm, ways.size(), [&](std::size_t i) {
         way_ = ways[i];
-        run(src, dst, count);
+        if (use == Use::run || empty) {
+          run(src, dst, count);
+        } else if (use == Use::scatter) {
+          run_scatter(src, [&](std::int64_t j, const Complex* plane) {
+            std::memcpy(dst + j * plane_, plane, bytes);
+          });
+        } else {
+          run_gather([&](std::int64_t j, Complex* plane) { std::memcpy(plane, src + j * plane_, bytes); },
+                     dst);
+        }
       })];
     }
     planned_ = empty || plan(way_) != nullptr;
@@ -153,6 +170,8 @@ class PlaneFfts {
     if (planned_ && !empty && fusable()) {
       scratch_.resize(static_cast<std::size_t>(plane_));
       if (way_ == Way::per_plane) planned_ = plan(Way::copy_then_in_place) != nullptr;
+    } else {
+      AlignedVector<Complex>().swap(scratch_);
     }
     src_alignment_ = F::alignment_of(src);
     dst_alignment_ = F::alignment_of(dst);
