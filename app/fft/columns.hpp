@@ -105,6 +105,7 @@ class ColumnFfts {
 
   // dst = FFT(src) along the columns, times `scale`; dst may be src.
   void run(const Complex* src, Complex* dst, Real scale = 1) const {
+    if (len_ == 0 || cols_ == 0) return;
     std::int64_t way = way_;
     const bool aligned = src == dst ? same_alignment(dst, trial_out_)
                                     : same_alignment(src, trial_) && same_alignment(dst, trial_out_);
