@@ -141,6 +141,13 @@ if(A2A_WITH_FFTW)
                    --iters 1)
   set_tests_properties(fft1d.wisdom_write.P3 PROPERTIES FIXTURES_SETUP fft1d_wisdom)
   set_tests_properties(fft1d.wisdom_only_read.P3 PROPERTIES FIXTURES_REQUIRED fft1d_wisdom)
+  # The local ways timed at plan time are kept with the wisdom (FILE.ways) and reused.
+  add_test(NAME fft.remembered_ways.P2
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/fft_remembered_ways.sh $<TARGET_FILE:a2a>
+                   ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${A2A_MPIEXEC_PREFLAGS})
+  set_tests_properties(fft.remembered_ways.P2 PROPERTIES TIMEOUT 300 PROCESSORS 2
+                       ENVIRONMENT "${A2A_MPI_TEST_ENV}" PASS_REGULAR_EXPRESSION
+                       "remembered ways: passed")
   # Wisdom written by FFTW's own fftw-wisdom tool (libfftw3-bin) is merged with a2a's, not lost.
   find_program(A2A_FFTW_WISDOM fftw-wisdom)
   if(A2A_FFTW_WISDOM)
