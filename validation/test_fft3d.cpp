@@ -221,6 +221,37 @@ void check_local_ways(a2a::test::Harness& h) {
       if (!scratch) h.expect(max_difference(src, input, count) == 0, what + ": keeps its source");
     }
   }
+  // The x transforms on y-planes of [y][x][z] (a slab's spectrum): 3 planes of 7 x 5, each of
+  // the 5 columns a 7-point DFT, scaled, every way.
+  {
+    const int rows = 7, width = 5, count_planes = 3;
+    const std::size_t cells = static_cast<std::size_t>(rows * width * count_planes);
+    a2a::fft::AlignedVector<Complex> in(cells), out(cells), a(cells), b(cells);
+    for (std::size_t i = 0; i < cells; ++i)
+      in[i] = {std::sin(0.9 * static_cast<double>(i)), std::cos(0.21 * static_cast<double>(i))};
+    for (Way way : {Way::whole, Way::per_plane, Way::copy_then_in_place, Way::in_place_then_copy}) {
+      PlaneFfts<double> fft(PlaneFfts<double>::Plane::columns(rows, width), count_planes,
+                            FFTW_BACKWARD, FFTW_ESTIMATE, a.data(), b.data(), true, MPI_COMM_NULL,
+                            {way}, 0.25);
+      std::copy(in.begin(), in.end(), a.begin());
+      std::fill(out.begin(), out.end(), Complex(0));
+      fft.run(a.data(), out.data());
+      double worst = 0;
+      for (int p = 0; p < count_planes; ++p) {
+        for (int c = 0; c < width; ++c) {
+          const auto column =
+              naive_dft(in.data() + p * rows * width + c, rows, width, FFTW_BACKWARD, 0.25);
+          for (int r = 0; r < rows; ++r) {
+            worst = std::max(worst, std::abs(out[static_cast<std::size_t>((p * rows + r) * width + c)] -
+                                             column[static_cast<std::size_t>(r)]));
+          }
+        }
+      }
+      h.expect(fft.planned() && worst <= 1e-12 * rows,
+               "x on y-planes, " + PlaneFfts<double>::name(way) +
+                   ", scaled: equals the DFT's definition");
+    }
+  }
   // Columns of a 7 x 37 matrix, scaled: widths that divide 37 and that leave a tail panel,
   // and one wider than the matrix.
   const int len = 7, cols = 37;
