@@ -121,9 +121,9 @@ void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, 
 
   // A slab's spectrum on P > 1 ranks is [y][x][z], as FFTW-MPI's FFTW_MPI_TRANSPOSED_OUT.
   const bool y_major = p1 == P && P > 1;
-  h.expect(fft.output_order() == (y_major ? std::array<int, 3>{1, 0, 2}
-                                          : std::array<int, 3>{0, 1, 2}),
-           what + ": the spectrum's order in memory");
+  h.expect(
+      fft.output_order() == (y_major ? std::array<int, 3>{1, 0, 2} : std::array<int, 3>{0, 1, 2}),
+      what + ": the spectrum's order in memory");
   const auto expected = cut(spectrum, spectrum_n, fft.output_box(), y_major);
   std::vector<Complex> out(expected.size());
   // Forward from the caller's array placed at `offset`, then backward from a copy of the
@@ -242,14 +242,15 @@ void check_local_ways(a2a::test::Harness& h) {
           const auto column =
               naive_dft(in.data() + p * rows * width + c, rows, width, FFTW_BACKWARD, 0.25);
           for (int r = 0; r < rows; ++r) {
-            worst = std::max(worst, std::abs(out[static_cast<std::size_t>((p * rows + r) * width + c)] -
-                                             column[static_cast<std::size_t>(r)]));
+            worst =
+                std::max(worst, std::abs(out[static_cast<std::size_t>((p * rows + r) * width + c)] -
+                                         column[static_cast<std::size_t>(r)]));
           }
         }
       }
-      h.expect(fft.planned() && worst <= 1e-12 * rows,
-               "x on y-planes, " + PlaneFfts<double>::name(way) +
-                   ", scaled: equals the DFT's definition");
+      h.expect(fft.planned() && worst <= 1e-12 * rows, "x on y-planes, " +
+                                                           PlaneFfts<double>::name(way) +
+                                                           ", scaled: equals the DFT's definition");
     }
   }
   // Columns of a 7 x 37 matrix, scaled: widths that divide 37 and that leave a tail panel,
@@ -261,7 +262,8 @@ void check_local_ways(a2a::test::Harness& h) {
     matrix[i] = {std::cos(0.11 * static_cast<double>(i)), std::sin(0.7 * static_cast<double>(i))};
   // FFTW's strided plan over the whole matrix, out of place, in place, and on arrays of
   // another alignment (run on panels instead).
-  for (std::int64_t width : std::vector<std::int64_t>{1, 5, 16, 37, 256, ColumnFfts<double>::strided}) {
+  for (std::int64_t width :
+       std::vector<std::int64_t>{1, 5, 16, 37, 256, ColumnFfts<double>::strided}) {
     ColumnFfts<double> fft(len, cols, FFTW_BACKWARD, FFTW_ESTIMATE, trial.data(), trial_out.data(),
                            MPI_COMM_NULL, {width});
     for (const int call : {0, 1, 2}) {

@@ -98,13 +98,18 @@ int main(int argc, char** argv) {
              },
              reps));
 
-  // The x transforms. a2a's x-pencil [x][y/P][z]: x-lines n^2/P elements apart.
+  // The x transforms. A pencil's x-pencil [x][y/P][z]: x-lines n^2/P elements apart.
   const int cols = local * n;
   const fftw_iodim x_a2a{n, cols, cols}, x_a2a_how{cols, 1, 1};
   fftw_plan strided = fftw_plan_guru_dft(1, &x_a2a, 1, &x_a2a_how, a, a, FFTW_FORWARD, flags);
   zero();
-  report("x, a2a's layout: one strided plan, in place",
+  fftw_plan strided_out = fftw_plan_guru_dft(1, &x_a2a, 1, &x_a2a_how, a, b, FFTW_FORWARD, flags);
+  zero();
+  report("x, [x][y][z] (pencil): one strided plan, in place",
          median_ms([&] { fftw_execute_dft(strided, a, a); }, reps));
+  report("x, [x][y][z] (pencil): one strided plan, out of place",
+         median_ms([&] { fftw_execute_dft(strided_out, a, b); }, reps));
+  fftw_destroy_plan(strided_out);
   for (int width : {16, 32, 64, 128, 256}) {
     if (width > cols) break;
     int len = n;
@@ -124,7 +129,7 @@ int main(int argc, char** argv) {
         },
         reps);
     char what[64];
-    std::snprintf(what, sizeof what, "x, a2a's layout: panels of %d lines", width);
+    std::snprintf(what, sizeof what, "x, [x][y][z] (pencil): panels of %d lines", width);
     report(what, ms);
     fftw_destroy_plan(p);
   }
@@ -134,6 +139,33 @@ int main(int argc, char** argv) {
   zero();
   report("x, FFTW-MPI's layout [y][x][z]: in place",
          median_ms([&] { fftw_execute_dft(fftw_layout, a, a); }, reps));
+  // The same from another array, as a2a's slab runs it (planes.hpp's ways on y-planes): from
+  // the exchange's window into the caller's spectrum.
+  const fftw_iodim x_vector{n, 1, 1};
+  fftw_plan y_plane_out = fftw_plan_guru_dft(1, &x_line, 1, &x_vector, a, b, FFTW_FORWARD, flags);
+  fftw_plan y_plane_in = fftw_plan_guru_dft(1, &x_line, 1, &x_vector, b, b, FFTW_FORWARD, flags);
+  fftw_plan y_planes_out = fftw_plan_guru_dft(1, &x_line, 2, x_how, a, b, FFTW_FORWARD, flags);
+  zero();
+  report("x, [y][x][z] to another array: one plan",
+         median_ms([&] { fftw_execute_dft(y_planes_out, a, b); }, reps));
+  report("x, [y][x][z] to another array: per y-plane",
+         median_ms(
+             [&] {
+               for (int y = 0; y < local; ++y)
+                 fftw_execute_dft(y_plane_out, a + y * plane, b + y * plane);
+             },
+             reps));
+  report("x, [y][x][z] to another array: copy, in place",
+         median_ms(
+             [&] {
+               for (int y = 0; y < local; ++y) {
+                 std::memcpy(b + y * plane, a + y * plane, plane * 16);
+                 fftw_execute_dft(y_plane_in, b + y * plane, b + y * plane);
+               }
+             },
+             reps));
+  for (fftw_plan p : {y_plane_out, y_plane_in, y_planes_out})
+    fftw_destroy_plan(p);
   report("memcpy of the whole box", median_ms([&] { std::memcpy(b, a, count * 16); }, reps));
 
   for (fftw_plan p : {whole_out, whole_in, plane_out, plane_in, strided, fftw_layout})

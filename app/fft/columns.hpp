@@ -107,8 +107,9 @@ class ColumnFfts {
   void run(const Complex* src, Complex* dst, Real scale = 1) const {
     if (len_ == 0 || cols_ == 0) return;
     std::int64_t way = way_;
-    const bool aligned = src == dst ? same_alignment(dst, trial_out_)
-                                    : same_alignment(src, trial_) && same_alignment(dst, trial_out_);
+    const bool aligned = src == dst
+                             ? same_alignment(dst, trial_out_)
+                             : same_alignment(src, trial_) && same_alignment(dst, trial_out_);
     if (way == strided && !aligned)
       way = width_for(len_, cols_);  // FFTW runs a plan only on arrays of its alignment
     transform(way, src, dst, scale);

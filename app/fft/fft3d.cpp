@@ -32,8 +32,8 @@ std::size_t line_dims(const Box& b, int axis, int cut, std::int64_t lo, std::int
 }
 
 // `auto` for a whole (unchunked) transpose: auto:single_copy=on, so that the selection table's
-// single-copy rules apply (shared_window on one node). The x panels then read and write the
-// exchange's window and a transpose moves each byte once; a chunked step has no such path.
+// single-copy rules apply (shared_window on one node). The local transforms then write and read
+// the exchanges' windows and a transpose moves each byte once; a chunked step has no such path.
 std::string fused_auto(const std::string& backend, int chunks) {
   Spec spec = Spec::parse(backend);
   if (spec.name != "auto" || chunks > 1 || spec.find("single_copy") != nullptr) return backend;
@@ -50,9 +50,9 @@ std::string ways_key(const Options& o) {
                         : (planner & FFTW_ESTIMATE) != 0               ? "estimate"
                                                                        : "measure";
   return std::string(sizeof(Real) == sizeof(double) ? "double" : "float") +
-         (o.r2c ? " r2c " : " c2c ") + std::to_string(o.n[0]) + "x" + std::to_string(o.n[1]) +
-         "x" + std::to_string(o.n[2]) + " on " + std::to_string(o.p1) + "x" +
-         std::to_string(o.p2) + " chunks " + std::to_string(o.chunks) + " " + planned;
+         (o.r2c ? " r2c " : " c2c ") + std::to_string(o.n[0]) + "x" + std::to_string(o.n[1]) + "x" +
+         std::to_string(o.n[2]) + " on " + std::to_string(o.p1) + "x" + std::to_string(o.p2) +
+         " chunks " + std::to_string(o.chunks) + " " + planned;
 }
 
 // The way remembered for `key` (ways.hpp) as a chooser's `only` (one way: untimed), or none:
@@ -152,10 +152,9 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
       }
       return way;
     });
-    const bool recalled_way =
-        timed && !only.empty() &&
-        (candidates.empty() ||
-         std::find(candidates.begin(), candidates.end(), only[0]) != candidates.end());
+    const bool recalled_way = timed && !only.empty() &&
+                              (candidates.empty() || std::find(candidates.begin(), candidates.end(),
+                                                               only[0]) != candidates.end());
     if (recalled_way) candidates = only;
     auto fft = std::make_unique<Planes>(shape, count, sign, flags_, src, dst, src_is_scratch, comm,
                                         candidates, scale, use);
@@ -186,8 +185,8 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
       const Iodim<Real> to_yxz{nx, ny * nz, nz}, from_yxz{nx, nz, ny * nz};
       const Iodim<Real> to_how[2] = {{ny, nz, nx * nz}, {nz, 1, 1}};
       const Iodim<Real> from_how[2] = {{ny, nx * nz, nz}, {nz, 1, 1}};
-      x_to_yxz_ = reinterpret_cast<void*>(
-          F::guru(1, &to_yxz, 2, to_how, from, to, FFTW_FORWARD, flags_));
+      x_to_yxz_ =
+          reinterpret_cast<void*>(F::guru(1, &to_yxz, 2, to_how, from, to, FFTW_FORWARD, flags_));
       x_from_yxz_ = reinterpret_cast<void*>(
           F::guru(1, &from_yxz, 2, from_how, from, to, FFTW_BACKWARD, flags_));
       step_plans_.push_back(x_to_yxz_);
@@ -206,8 +205,8 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
         if (way == 0 && w != "strided") way.reset();
         return way;
       });
-      auto fft = std::make_unique<Columns>(x_box.extent(0), x_columns, sign, flags_,
-                                           work0_.data(), work1_.data(), comm, only);
+      auto fft = std::make_unique<Columns>(x_box.extent(0), x_columns, sign, flags_, work0_.data(),
+                                           work1_.data(), comm, only);
       if (measuring && only.empty()) {
         ways::remember(stage,
                        fft->way() == Columns::strided ? "strided" : std::to_string(fft->way()));
@@ -221,9 +220,8 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
 
   // Whether a slab's transposes could be fused with its plane transforms (plan_fusion): the
   // transposes single-copy and unchunked, and the x transforms on panels beside them.
-  const bool fuse_forward =
-      slab_2d_ && !yx_.local && yx_.parts.size() == 1 && (x_forward_ || x_planes_forward_) &&
-      yx_.parts[0].direct();
+  const bool fuse_forward = slab_2d_ && !yx_.local && yx_.parts.size() == 1 &&
+                            (x_forward_ || x_planes_forward_) && yx_.parts[0].direct();
   const bool fuse_backward = slab_2d_ && !xy_.local && xy_.parts.size() == 1 &&
                              xy_.before.empty() && xy_.after.empty() && xy_.parts[0].pulls();
 
@@ -268,8 +266,7 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
       exit_way = {PlaneFfts<Real>::named(o.planes_way)};
       entry_way = {exit_way[0] == Way::in_place_then_copy ? Way::copy_then_in_place : exit_way[0]};
     } else if ((flags_ & FFTW_ESTIMATE) == 0) {
-      const std::vector<Way> rest =
-          wisdom_only ? std::vector<Way>{Way::whole} : std::vector<Way>{};
+      const std::vector<Way> rest = wisdom_only ? std::vector<Way>{Way::whole} : std::vector<Way>{};
       if (fuse_forward) {
         entry_way = {Way::copy_then_in_place, Way::per_plane};
         entry_way.insert(entry_way.end(), rest.begin(), rest.end());
@@ -555,7 +552,7 @@ void Fft3d<Real>::run_in_place(void* plan, Complex* array, std::size_t count) {
   if (copy) std::copy_n(work0_.data(), count, array);
 }
 
-// out = in / N, timed with the transforms (it stands in for the x panels' scaling).
+// out = in / N, timed with the transforms (it stands in for the x transforms' scaling).
 template <typename Real>
 void Fft3d<Real>::scaled_copy(const Complex* in, Complex* out, std::size_t count) {
   const double t0 = MPI_Wtime();
@@ -700,7 +697,7 @@ typename Fft3d<Real>::Complex* Fft3d<Real>::backward_to_z(const Complex* in) {
   }
   const Real scale = Real(1) / static_cast<Real>(total_);
   Complex* x = xy_.local ? work1_.data() : work0_.data();
-  // With a single-copy backend the x panels write into the transpose's input window, and
+  // With a single-copy backend the x transforms write into the transpose's input window, and
   // every rank reads its pieces from the peers' (no pack pass).
   Redistribution* pull =
       !xy_.local && xy_.parts.size() == 1 && xy_.before.empty() ? &xy_.parts[0] : nullptr;
@@ -863,8 +860,8 @@ void Fft3d<Real>::forward_fused(const Scatter& scatter, Complex* final_out, bool
   for (std::size_t k = 0; k < fill_slices_.size(); ++k)
     targets[k] = r.fill_target(fill_slices_[k].peer);
   double t1 = MPI_Wtime();
-  // Where a plane's row r of peer k's rows goes: [x][y][z], the piece's rows one run per plane;
-  // [y][x][z], row r of every plane in one run (the peer's y-plane r), this plane's place in it.
+  // Where a plane's row y of peer k's rows goes: [x][y][z], the piece's rows one run per plane;
+  // [y][x][z], row y of every plane in one run (the peer's y-plane y), this plane's place in it.
   // This rank's own rows go straight into the caller's array where the x transforms can run
   // there in place (its alignment the plans'); only the peers' pass through the window.
   const std::int64_t x0 = boxes_[1].lo[0], nx = boxes_[2].extent(0);
@@ -878,8 +875,8 @@ void Fft3d<Real>::forward_fused(const Scatter& scatter, Complex* final_out, bool
         Complex* peer = own_in_out && s.peer == col_rank_
                             ? out
                             : reinterpret_cast<Complex*>(targets[k]) - x0 * s.rows * row;
-        for (std::int64_t r = 0; r < s.rows; ++r) {
-          std::memcpy(peer + (r * nx + x0 + i) * row, plane + (s.first_row + r) * row,
+        for (std::int64_t y = 0; y < s.rows; ++y) {
+          std::memcpy(peer + (y * nx + x0 + i) * row, plane + (s.first_row + y) * row,
                       static_cast<std::size_t>(row) * sizeof(Complex));
         }
         continue;
@@ -941,8 +938,8 @@ void Fft3d<Real>::backward_fused(const Complex* in, const Gather& gather) {
       const Slice& s = read_slices_[k];
       if (yxz_) {
         const Complex* peer = reinterpret_cast<const Complex*>(sources[k]) - x0 * s.rows * row;
-        for (std::int64_t r = 0; r < s.rows; ++r) {
-          std::memcpy(plane + (s.first_row + r) * row, peer + (r * nx + x0 + i) * row,
+        for (std::int64_t y = 0; y < s.rows; ++y) {
+          std::memcpy(plane + (s.first_row + y) * row, peer + (y * nx + x0 + i) * row,
                       static_cast<std::size_t>(row) * sizeof(Complex));
         }
         continue;

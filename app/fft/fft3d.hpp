@@ -3,19 +3,22 @@
 // process grid: z-pencils (input) -> FFT along z -> y-pencils (transpose in the row
 // communicator) -> FFT along y -> x-pencils (transpose in the column communicator) -> FFT
 // along x (output). Slab decomposition is the P x 1 grid: the first transpose is local and
-// skipped. Local transforms are FFTW plans, made once, on row-major boxes: the z transform
-// (a slab's z and y: 2D transforms of its x-planes, planes.hpp) from the caller's array
-// forward and into it backward, y in place, and x on cache-sized column panels (columns.hpp),
-// which also apply the backward 1/N. Where a2a has several ways to run a stage (the planes',
-// the panels' width) it times them at plan time under FFTW's MEASURE, every rank at once. With one
-// rank per column (P = 1, a 1 x P grid) the y- and x-pencils are one box: the x panels go from the
-// one array to the other, nothing exchanged. On one rank (unpipelined) the whole transform is one
-// 3D FFTW plan each way, in place on the caller's output (after a copy, unless the caller's call is
-// in place). Pipelined (Options::chunks > 1): each transpose goes in chunks along the axis both of
-// its sides hold whole (x between z- and y-pencils, z between y- and x-pencils), and the 1D
-// transforms beside it run on the same chunks, so that one chunk's exchange is in flight
-// while the next is packed and the previous one unpacked and transformed (Plan::start/finish:
-// the exchange progresses in between with `mpi` and `linear`).
+// skipped, and its x-pencils (the spectrum) are stored [y][x][z], FFTW-MPI's transposed layout
+// (output_order()), so that its x transforms run plane by plane over y-planes that fit in
+// cache. Local transforms are FFTW plans, made once: the z transform (a slab's z and y: 2D
+// transforms of its x-planes, planes.hpp) from the caller's array forward and into it
+// backward, y in place, and x on a slab's y-planes (planes.hpp) or a pencil's columns
+// (columns.hpp), which also apply the backward 1/N. Where a2a has several ways to run a stage it
+// times them at plan time under FFTW's MEASURE, every rank at once, and remembers the choice
+// with the wisdom (ways.hpp). With one rank per column (P = 1, a 1 x P grid) the y- and
+// x-pencils are one box: the x transforms go from the one array to the other, nothing
+// exchanged. On one rank (unpipelined) the whole transform is one 3D FFTW plan each way, in
+// place on the caller's output (after a copy, unless the caller's call is in place). Pipelined
+// (Options::chunks > 1): each transpose goes in chunks along the axis both of its sides hold
+// whole (x between z- and y-pencils, z between y- and x-pencils), and the 1D transforms beside
+// it run on the same chunks, so that one chunk's exchange is in flight while the next is packed
+// and the previous one unpacked and transformed (Plan::start/finish: the exchange progresses in
+// between with `mpi` and `linear`); its x-pencils stay [x][y][z].
 // Forward is unnormalized and backward normalized by 1/N, like FFTW's pair scaled.
 #pragma once
 
@@ -97,8 +100,8 @@ class Fft3d {
   double transpose_seconds = 0, compute_seconds = 0;  // accumulated, this rank
   std::string backends() const;
   // How the local transforms run where a2a chose at plan time (planes.hpp, columns.hpp), e.g.
-  // "planes copy_then_in_place/in_place_then_copy, x panels 32/64 columns"; "" where nothing
-  // was chosen.
+  // "planes per_plane fused/in_place_then_copy fused, x y-planes copy_then_in_place/whole" (a
+  // slab) or "x strided/panels of 64" (a pencil), forward/backward; "" where nothing was chosen.
   std::string local_transforms() const;
 
   // The transposes' three phases summed over every call since reset_phases(), this rank:

@@ -1,13 +1,11 @@
-// Multidimensional FFTs of a stack of contiguous planes (a slab rank's x-planes: a 2D FFT
-// over y and z each) from one array into another, the way that is fastest here. FFTW's one
-// guru plan over the whole stack is what its planner picks among its own algorithms, but it
-// is out of place, and an out-of-place pass over a plane reads it from memory and writes the
-// destination from memory, where an in-place pass works on a plane that stays in cache. On
-// the 2-core AMD machine, 64 planes of 128 x 128 (MEASURE): the one guru plan out of place
-// 8.4-10.6 ms, in place 6.2-9.0, the same in-place plan plane by plane 5.5-9.5 (this machine's
-// noise is that wide; see docs/fft.md for the 16-core figures). So there are four ways, and
-// under MEASURE (PATIENT, EXHAUSTIVE) each is timed at plan time on the transform's own work
-// arrays and the fastest kept:
+// Transforms of a stack of contiguous planes from one array into another, the way that is
+// fastest here: a slab rank's x-planes (a 2D FFT over y and z each, Plane::dft) and its
+// spectrum's y-planes of [y][x][z] (the 1D FFTs along x, z the unit-stride vector,
+// Plane::columns). FFTW's one guru plan over the whole stack is what its planner picks among
+// its own algorithms, but an out-of-place pass over a plane reads it from memory and writes the
+// destination to memory, where an in-place pass works on a plane that stays in cache. So there
+// are four ways, and under MEASURE (PATIENT, EXHAUSTIVE) each is timed at plan time on the
+// transform's own work arrays, the whole stack as it will run (trial.hpp), and the fastest kept:
 //   whole               the one guru plan over all planes, out of place;
 //   per_plane           a one-plane plan out of place, run plane by plane;
 //   copy_then_in_place  each plane copied into the destination, then transformed there in
@@ -16,11 +14,13 @@
 //                       where the source is scratch: the backward transform's work array).
 // ESTIMATE keeps `whole` (what FFTW alone would do); WISDOM_ONLY the first way whose plans the
 // wisdom has. The plane-at-a-time ways can also run through a scratch plane whose pieces the
-// caller sends or receives itself (run_scatter, run_gather): Fft3d fuses a slab's single-copy
-// transposes with them that way, and then lets only them compete (the `only` argument).
-// Cost: the planes' 5 N log2 N flops either way; the ways differ in memory passes (whole and
-// per_plane: read source, write destination; the copy ways: the same plus a copy in cache).
-// Run `a2a_local_ffts N P` to see them on a machine.
+// caller sends or receives itself (run_scatter, run_gather), or on planes the caller assembles
+// in the destination (run_filled): Fft3d fuses a slab's single-copy transposes with them that
+// way, lets only them compete, and has them timed the way they will run (Use). A scale (the
+// backward 1/N) is applied while each plane is in cache. Cost: the planes' 5 N log2 N flops
+// either way; the ways differ in memory passes (whole and per_plane: read source, write
+// destination; the copy ways: the same plus a copy in cache). Run `a2a_local_ffts N P` to see
+// them on a machine.
 #pragma once
 
 #include <algorithm>
@@ -93,8 +93,8 @@ class PlaneFfts {
     const std::vector<Iodim<Real>>& dims = shape.dims;
     const int rank = static_cast<int>(dims.size());
     // The whole stack: the planes as the outer vector around each plane's own.
-    std::vector<Iodim<Real>> all{{static_cast<int>(count), static_cast<int>(plane_),
-                                  static_cast<int>(plane_)}};
+    std::vector<Iodim<Real>> all{
+        {static_cast<int>(count), static_cast<int>(plane_), static_cast<int>(plane_)}};
     all.insert(all.end(), shape.inner.begin(), shape.inner.end());
     std::vector<Iodim<Real>> one = shape.inner;
     if (one.empty()) one = {{1, 0, 0}};
@@ -156,8 +156,9 @@ class PlaneFfts {
             std::memcpy(dst + j * plane_, plane, bytes);
           });
         } else {
-          run_gather([&](std::int64_t j, Complex* plane) { std::memcpy(plane, src + j * plane_, bytes); },
-                     dst);
+          run_gather(
+              [&](std::int64_t j, Complex* plane) { std::memcpy(plane, src + j * plane_, bytes); },
+              dst);
         }
       })];
     }
@@ -219,8 +220,9 @@ class PlaneFfts {
     const auto bytes = static_cast<std::size_t>(plane_) * sizeof(Complex);
     for (std::int64_t i = 0; i < count_; ++i) {
       if (way_ == Way::per_plane && F::alignment_of(src) == src_alignment_) {
-        F::execute(plane_out_, const_cast<typename F::complex*>(
-                                   reinterpret_cast<const typename F::complex*>(src + i * plane_)),
+        F::execute(plane_out_,
+                   const_cast<typename F::complex*>(
+                       reinterpret_cast<const typename F::complex*>(src + i * plane_)),
                    p);
       } else {  // (per_plane on an array of another alignment than its plan's: this way)
         std::memcpy(scratch_.data(), src + i * plane_, bytes);

@@ -170,7 +170,7 @@ void add_planning_options(CLI::App& command, std::string& fftw_plan, std::string
   command
       .add_option("--wisdom", wisdom,
                   "FFTW wisdom kept across runs: auto (this machine's cache, ~/.cache/a2a), "
-                  "none, or FILE (FILE and FILE.float)")
+                  "none, or FILE (FILE and FILE.float; a2a's chosen local ways in FILE.ways)")
       ->capture_default_str();
 }
 

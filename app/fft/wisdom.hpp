@@ -7,6 +7,8 @@
 //                  model and its features). A cache that cannot be read or written is one
 //                  warning (rank 0) and planning goes on without it.
 //   --wisdom FILE  that file (FILE and FILE.float): one that is not wisdom is an error.
+// Beside it, FILE.ways keeps the local transforms' ways a2a chose by timing (ways.hpp), read
+// and saved with it.
 //   --wisdom none  no wisdom kept.
 // Every rank imports what exists before planning; save() after planning merges every rank's
 // wisdom with what the file holds by then (another job may have added to it), and replaces it

@@ -11,7 +11,7 @@ if(A2A_WITH_FFTW)
   # benchmark: nothing is timed against anything), and refuses a P that does not divide N.
   add_test(NAME fft.local_ffts_benchmark COMMAND $<TARGET_FILE:a2a_local_ffts> 16 2 1)
   set_tests_properties(fft.local_ffts_benchmark PROPERTIES TIMEOUT 120
-                       PASS_REGULAR_EXPRESSION "panels of 16 lines.*FFTW-MPI's layout.*memcpy")
+                       PASS_REGULAR_EXPRESSION "panels of 16 lines.*FFTW-MPI's layout.*per y-plane.*memcpy")
   add_test(NAME fft.local_ffts_benchmark_refuses COMMAND $<TARGET_FILE:a2a_local_ffts> 16 3)
   set_tests_properties(fft.local_ffts_benchmark_refuses PROPERTIES TIMEOUT 60 WILL_FAIL TRUE)
   foreach(ranks 1 2 3 4 6)
