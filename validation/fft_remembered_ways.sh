@@ -2,8 +2,9 @@
 # The local transforms' ways that a2a times at plan time are kept with the wisdom (FILE.ways)
 # and reused: a second launch with the same wisdom runs the first one's ways; a launch after
 # FILE.ways was edited to other valid ways runs exactly those (so the file, not a new timing,
-# decides); lines it cannot use (garbage, a way that does not exist) are passed over and timed
-# again. And a FILE.ways that is not a regular file is an error on every rank.
+# decides), fused or not among them; lines it cannot use (garbage, a way that does not exist)
+# are passed over and timed again. And a FILE.ways that is not a regular file is an error on
+# every rank.
 # Usage: fft_remembered_ways.sh A2A LAUNCHER...
 set -euo pipefail
 a2a=$1
@@ -26,6 +27,7 @@ second=$(fft "${launcher[@]}")
 echo "the same ways on the second launch: $second"
 # Other valid ways, written in: the next launch takes them.
 sed -i -e 's/\(planes forward fused = \).*/\1copy_then_in_place/' \
+  -e 's/\(: fused forward = \).*/\1yes/' -e 's/\(: fused backward = \).*/\1yes/' \
   -e 's/\(planes backward fused = \).*/\1copy_then_in_place/' \
   -e 's/\(x forward, y-planes = \).*/\1per_plane/' -e 's/\(x backward, y-planes = \).*/\1whole/' \
   "$dir/w.ways"
@@ -33,6 +35,13 @@ edited=$(fft "${launcher[@]}")
 want="planes copy_then_in_place fused/copy_then_in_place fused, x y-planes per_plane/whole"
 [ "$edited" = "$want" ] || { echo "FAILED: '$edited', not the file's '$want'"; exit 1; }
 echo "the file's ways: $edited"
+# Fused or not is one of them: unfused, the same plane ways run with a pack and an unpack.
+grep -q ": fused forward = " "$dir/w.ways" || { echo "FAILED: fused or not is not remembered"; exit 1; }
+sed -i -e 's/\(: fused forward = \).*/\1no/' -e 's/\(: fused backward = \).*/\1no/' "$dir/w.ways"
+unfused=$(fft "${launcher[@]}")
+want="planes copy_then_in_place/copy_then_in_place, x y-planes per_plane/whole"
+[ "$unfused" = "$want" ] || { echo "FAILED: '$unfused', not the file's '$want'"; exit 1; }
+echo "the file's ways, not fused: $unfused"
 # Lines it cannot use: timed again, and the run still passes its check.
 sed -i 's/\(x forward, y-planes = \).*/\1sideways/' "$dir/w.ways"
 echo "not a line of ways" >> "$dir/w.ways"

@@ -11,6 +11,7 @@
 #include "columns.hpp"
 #include "fftw.hpp"
 #include "planes.hpp"
+#include "trial.hpp"
 #include "ways.hpp"
 
 namespace a2a::fft {
@@ -368,6 +369,44 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
                     ? "--fftw-plan wisdom-only: the wisdom has no plan for this grid's transforms"
                     : "FFTW could not plan the local transforms");
   }
+  // Fused or not: the fusion saves a pass over memory but runs the planes through a scratch
+  // plane and writes the peers' memory row by row; which is faster is the machine's.
+  if (measuring && o.planes_way.empty()) choose_fusion(key, comm, o.r2c);
+}
+
+// Times the whole forward (backward) transform fused and not, where both are possible (the
+// same on every rank: fused_forward_ and fused_backward_ are agreed), keeps the faster and
+// remembers it (ways.hpp); a remembered choice is taken untimed.
+template <typename Real>
+void Fft3d<Real>::choose_fusion(const std::string& key, MPI_Comm comm, bool r2c) {
+  if (!fused_forward_ && !fused_backward_) return;
+  const auto in_count = static_cast<std::size_t>(r2c ? real_box_.count() : boxes_[0].count());
+  const auto out_count = static_cast<std::size_t>(output_box().count());
+  AlignedVector<Complex> input(r2c ? 0 : std::max<std::size_t>(in_count, 1));
+  AlignedVector<Real> real_input(r2c ? std::max<std::size_t>(in_count, 1) : 0);
+  AlignedVector<Complex> spectrum(std::max<std::size_t>(out_count, 1));
+  auto run = [&](bool forward) {
+    if (forward && r2c) this->forward(real_input.data(), spectrum.data());
+    if (forward && !r2c) this->forward(input.data(), spectrum.data());
+    if (!forward && r2c) backward(spectrum.data(), real_input.data());
+    if (!forward && !r2c) backward(spectrum.data(), input.data());
+  };
+  for (const bool forward : {true, false}) {
+    bool& fused = forward ? fused_forward_ : fused_backward_;
+    if (!fused) continue;
+    const std::string stage = key + (forward ? ": fused forward" : ": fused backward");
+    if (const auto way = ways::recall(stage); way == "yes" || way == "no") {
+      fused = *way == "yes";
+      continue;
+    }
+    fused = fastest_way(comm, 2, [&](std::size_t way) {
+              fused = way == 0;
+              run(forward);
+            }) == 0;
+    ways::remember(stage, fused ? "yes" : "no");
+  }
+  transpose_seconds = compute_seconds = 0;
+  reset_phases();
 }
 
 // The 1D transforms along `axis` of every line of box b's array that lies in [lo, hi) of axis
@@ -968,7 +1007,8 @@ std::string Fft3d<Real>::local_transforms() const {
         "/" + PlaneFfts<Real>::name(exit_planes_->way()) + (fused_backward_ ? " fused" : "");
   }
   if (x_planes_forward_ && x_planes_backward_) {
-    s += ", x y-planes " + PlaneFfts<Real>::name(x_planes_forward_->way()) + "/" +
+    if (!s.empty()) s += ", ";
+    s += "x y-planes " + PlaneFfts<Real>::name(x_planes_forward_->way()) + "/" +
          PlaneFfts<Real>::name(x_planes_backward_->way());
   }
   if (x_backward_) {

@@ -192,6 +192,7 @@ class Fft3d {
   void* c2r_plane_ = nullptr;
   AlignedVector<Complex> plane_scratch_;
   void plan_fusion(bool forward_planes, bool backward_planes);
+  void choose_fusion(const std::string& key, MPI_Comm comm, bool r2c);
   template <typename Scatter>
   // out_apart: the caller's input does not share memory with `out` (this rank's own pieces may
   // go straight into it while the input is still being read).
