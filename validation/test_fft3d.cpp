@@ -18,6 +18,7 @@
 #include "fft/columns.hpp"
 #include "fft/fft3d.hpp"
 #include "fft/planes.hpp"
+#include "fft/ways.hpp"
 #include "harness.hpp"
 
 namespace {
@@ -70,7 +71,7 @@ struct Placed {
 
 void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, bool r2c,
            std::size_t offset, const std::string& backend, unsigned flags = FFTW_ESTIMATE,
-           const std::string& planes_way = "") {
+           const std::string& planes_way = "", int fused_r2c = -1) {
   const int P = h.procs();
   a2a::fft::Options o;
   o.fftw_flags = flags;
@@ -87,7 +88,12 @@ void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, 
                            std::to_string(offset) + " B, " + backend +
                            (flags == FFTW_MEASURE ? ", MEASURE" : "") +
                            (planes_way.empty() ? "" : ", planes " + planes_way);
-  const bool r2c_fused = r2c && flags == FFTW_MEASURE;  // every grid here has even planes
+  // r2c fused or not where the test remembered which (every grid here has even planes).
+  const bool r2c_fused = r2c && fused_r2c == 1;
+  if (P > 1 && p1 == P && backend == "shared_window" && r2c && fused_r2c == 0) {
+    h.expect(fft.local_transforms().find("fused") == std::string::npos,
+             what + ": not fused, as remembered (" + fft.local_transforms() + ")");
+  }
   if (P > 1 && p1 == P && backend == "shared_window" &&
       (planes_way == "copy_then_in_place" || planes_way == "in_place_then_copy" || r2c_fused)) {
     h.expect(fft.local_transforms().find("fused") != std::string::npos,
@@ -311,6 +317,18 @@ int main(int argc, char** argv) {
          {std::array<std::int64_t, 3>{12, 10, 9}, std::array<std::int64_t, 3>{7, 13, 6}}) {
       for (std::size_t offset : {0, 8})
         check(h, n, P, true, offset, "shared_window", FFTW_MEASURE);
+      // Fused or not is timed; the remembered choice (ways.hpp, the key docs/fft.md gives)
+      // makes each way run here whatever the timing would pick.
+      for (const char* fused : {"yes", "no"}) {
+        const std::string key = "double r2c " + std::to_string(n[0]) + "x" + std::to_string(n[1]) +
+                                "x" + std::to_string(n[2]) + " on " + std::to_string(P) +
+                                "x1 chunks 1 measure: fused ";
+        a2a::fft::ways::forget_all();
+        a2a::fft::ways::remember(key + "forward", fused);
+        a2a::fft::ways::remember(key + "backward", fused);
+        check(h, n, P, true, 8, "shared_window", FFTW_MEASURE, "", fused[0] == 'y' ? 1 : 0);
+      }
+      a2a::fft::ways::forget_all();
     }
     // A slab's plane transforms each way; with shared_window the plane-at-a-time ways are
     // fused with the transposes (each plane's pieces straight to and from the peers' memory),
