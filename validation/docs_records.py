@@ -3,7 +3,8 @@ absolute path of the machine they were made on (a home, /root, /tmp, /work, /mnt
 given relative to the repository) and say nothing of how the work that made them was organised
 (an issue tracker, sessions, machines lent for a while).
     docs_records.py REPOSITORY_ROOT
-Prints "docs_records: N passed, M failed" (one check per record)."""
+The raw JSON lines beside them (docs/records/*/*.jsonl) name no such path either.
+Prints "docs_records: N passed, M failed" (one check per record, one per folder of raw lines)."""
 import pathlib
 import re
 import sys
@@ -32,6 +33,20 @@ for record in sorted((root / "docs" / "records").glob("*.md")):
             if found:
                 problems.append(f"{record.name}:{number}: {what}: '{found.group(0)}' in "
                                 f"{line.strip()[:120]!r}")
+    if problems:
+        failed += 1
+        print("FAILED:", *problems, sep="\n  ")
+    else:
+        passed += 1
+for folder in sorted(p for p in (root / "docs" / "records").iterdir() if p.is_dir()):
+    problems = []
+    for raw in sorted(folder.rglob("*.jsonl")):
+        for number, line in enumerate(raw.read_text().splitlines(), 1):
+            found = machine_path.search(line)
+            if found:
+                problems.append(f"{raw.relative_to(root)}:{number}: a machine's path: "
+                                f"'{found.group(0)}'")
+                break
     if problems:
         failed += 1
         print("FAILED:", *problems, sep="\n  ")
