@@ -71,7 +71,7 @@ struct Placed {
 
 void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, bool r2c,
            std::size_t offset, const std::string& backend, unsigned flags = FFTW_ESTIMATE,
-           const std::string& planes_way = "", int fused_r2c = -1) {
+           const std::string& planes_way = "", int fused_r2c = -1, bool pushed = false) {
   const int P = h.procs();
   a2a::fft::Options o;
   o.fftw_flags = flags;
@@ -88,6 +88,10 @@ void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, 
                            std::to_string(offset) + " B, " + backend +
                            (flags == FFTW_MEASURE ? ", MEASURE" : "") +
                            (planes_way.empty() ? "" : ", planes " + planes_way);
+  if (pushed) {
+    h.expect(fft.local_transforms().find("pushed") != std::string::npos,
+             what + ": backward pushed, as remembered (" + fft.local_transforms() + ")");
+  }
   // r2c fused or not where the test remembered which (every grid here has even planes).
   const bool r2c_fused = r2c && fused_r2c == 1;
   if (P > 1 && p1 == P && backend == "shared_window" && r2c && fused_r2c == 0) {
@@ -328,6 +332,15 @@ int main(int argc, char** argv) {
         a2a::fft::ways::remember(key + "backward", fused);
         check(h, n, P, true, 8, "shared_window", FFTW_MEASURE, "", fused[0] == 'y' ? 1 : 0);
       }
+      a2a::fft::ways::forget_all();
+      // c2c backward pushed (each y-plane's rows pushed into the receivers' x-planes), at
+      // FFTW's alignment (the own rows straight into the caller's array) and 8 bytes off it.
+      const std::string key = "double c2c " + std::to_string(n[0]) + "x" + std::to_string(n[1]) +
+                              "x" + std::to_string(n[2]) + " on " + std::to_string(P) +
+                              "x1 chunks 1 measure: fused backward";
+      a2a::fft::ways::remember(key, "push");
+      for (std::size_t offset : {0, 8})
+        check(h, n, P, false, offset, "shared_window", FFTW_MEASURE, "", -1, P > 1);
       a2a::fft::ways::forget_all();
     }
     // A slab's plane transforms each way; with shared_window the plane-at-a-time ways are

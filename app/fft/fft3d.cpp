@@ -346,10 +346,27 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   // x-pencils ([y][x][z]), which an unfused peer would read as exchanged ([x][y][z]). (An r2c
   // rank without x-planes has no plane plans.)
   if (slab_2d_ && !x_local) {
-    int fused[2] = {fused_forward_, fused_backward_};
-    MPI_Allreduce(MPI_IN_PLACE, fused, 2, MPI_INT, MPI_LAND, comm);
+    // The push (backward_pushed): c2c on [y][x][z], a single-copy y <-> x step, the planes'
+    // in-place plan and a scratch for the x transforms.
+    int fused[3] = {fused_forward_, fused_backward_, 0};
+    if (yxz_ && !o.r2c && exit_planes_ && exit_planes_->fills() && xy_.parts.size() == 1 &&
+        xy_.parts[0].direct() && (flags_ & FFTW_ESTIMATE) == 0) {
+      fused[2] = x_planes_backward_->prepare_scatter();
+    }
+    MPI_Allreduce(MPI_IN_PLACE, fused, 3, MPI_INT, MPI_LAND, comm);
     fused_forward_ = fused[0] != 0;
     fused_backward_ = fused[1] != 0;
+    pushable_ = fused[2] != 0;
+    if (pushable_) {
+      const Redistribution& r = xy_.parts[0];
+      for (int q = 0; q < col_size; ++q) {
+        if (const Box& b = r.send_box(q); !b.empty())
+          push_slices_.push_back({q, b.lo[0], b.extent(0)});
+        if (const Box& b = r.recv_box(q); !b.empty())
+          pull_rows_.push_back({q, b.lo[1], b.extent(1)});
+      }
+      push_targets_.resize(push_slices_.size());
+    }
   }
   // The spectrum in the input's layout: one exchange among all ranks between the x-pencils
   // and the z-pencils, with the second transpose's backend (on one rank the two are one box).
@@ -379,7 +396,7 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
 // remembers it (ways.hpp); a remembered choice is taken untimed.
 template <typename Real>
 void Fft3d<Real>::choose_fusion(const std::string& key, MPI_Comm comm, bool r2c) {
-  if (!fused_forward_ && !fused_backward_) return;
+  if (!fused_forward_ && !fused_backward_ && !pushable_) return;
   const auto in_count = static_cast<std::size_t>(r2c ? real_box_.count() : boxes_[0].count());
   const auto out_count = static_cast<std::size_t>(output_box().count());
   AlignedVector<Complex> input(r2c ? 0 : std::max<std::size_t>(in_count, 1));
@@ -393,17 +410,27 @@ void Fft3d<Real>::choose_fusion(const std::string& key, MPI_Comm comm, bool r2c)
   };
   for (const bool forward : {true, false}) {
     bool& fused = forward ? fused_forward_ : fused_backward_;
-    if (!fused) continue;
+    // The ways: fused (pulled, backward), not fused, and backward pushed where it can be.
+    std::vector<std::string> ways{"no"};
+    if (fused) ways.insert(ways.begin(), "yes");
+    if (!forward && pushable_) ways.push_back("push");
+    const auto take = [&](const std::string& way) {
+      fused = way == "yes";
+      if (!forward) push_backward_ = way == "push";
+    };
+    if (ways.size() == 1) continue;
     const std::string stage = key + (forward ? ": fused forward" : ": fused backward");
-    if (const auto way = ways::recall(stage); way == "yes" || way == "no") {
-      fused = *way == "yes";
+    if (const auto way = ways::recall(stage);
+        way && std::find(ways.begin(), ways.end(), *way) != ways.end()) {
+      take(*way);
       continue;
     }
-    fused = fastest_way(comm, 2, [&](std::size_t way) {
-              fused = way == 0;
-              run(forward);
-            }) == 0;
-    ways::remember(stage, fused ? "yes" : "no");
+    const std::string chosen = ways[fastest_way(comm, ways.size(), [&](std::size_t way) {
+      take(ways[way]);
+      run(forward);
+    })];
+    take(chosen);
+    ways::remember(stage, chosen);
   }
   transpose_seconds = compute_seconds = 0;
   reset_phases();
@@ -772,6 +799,10 @@ void Fft3d<Real>::backward(const Complex* in, Complex* out) {
     run_in_place(exit_plan_, out, count);
     return;
   }
+  if (push_backward_) {
+    backward_pushed(in, out);
+    return;
+  }
   if (fused_backward_ && exit_planes_) {
     backward_fused(in, [&](const auto& source) { exit_planes_->run_gather(source, out); });
     return;
@@ -996,6 +1027,57 @@ void Fft3d<Real>::backward_fused(const Complex* in, const Gather& gather) {
 }
 
 template <typename Real>
+void Fft3d<Real>::backward_pushed(const Complex* in, Complex* out) {
+  Redistribution& r = xy_.parts[0];
+  const std::int64_t nz = boxes_[1].extent(2), ny = boxes_[1].extent(1);
+  const std::int64_t y0 = boxes_[2].lo[1];  // this rank's y-planes of the spectrum
+  // This rank's own rows straight into the caller's array where its x-planes can be
+  // transformed there in place; else through its own window with the peers'.
+  const bool own_in_out = !overlap(in, boxes_[2].count(), out, boxes_[0].count()) &&
+                          Fftw<Real>::alignment_of(out) == exit_planes_->dst_alignment();
+  double t0 = MPI_Wtime();
+  r.begin_fill();
+  for (std::size_t k = 0; k < push_slices_.size(); ++k)
+    push_targets_[k] = r.fill_target(push_slices_[k].peer);
+  double t1 = MPI_Wtime();
+  // Receiver q's window holds its x-planes [x][y][z] whole; this rank's piece starts at its
+  // rows of the first plane (the pieces lie in rank order: every rank before it has the
+  // y-planes before its own).
+  x_planes_backward_->run_scatter(in, [&](std::int64_t y, const Complex* plane) {
+    for (std::size_t k = 0; k < push_slices_.size(); ++k) {
+      const Slice& s = push_slices_[k];
+      Complex* x_planes = own_in_out && s.peer == col_rank_
+                              ? out
+                              : reinterpret_cast<Complex*>(push_targets_[k]) - s.rows * y0 * nz;
+      for (std::int64_t x = 0; x < s.rows; ++x) {
+        std::memcpy(x_planes + (x * ny + y0 + y) * nz, plane + (s.first_row + x) * nz,
+                    static_cast<std::size_t>(nz) * sizeof(Complex));
+      }
+    }
+  });
+  double t2 = MPI_Wtime();
+  const auto* window = static_cast<const Complex*>(r.end_fill(nullptr));
+  double t3 = MPI_Wtime();
+  transpose_seconds += (t1 - t0) + (t3 - t2);
+  const std::int64_t plane = ny * nz;
+  if (own_in_out) {  // each x-plane: the peers' rows from the window, then transformed
+    exit_planes_->run_filled(out, [&](std::int64_t i, Complex* to) {
+      for (const Slice& s : pull_rows_) {
+        if (s.peer == col_rank_) continue;
+        std::memcpy(to + s.first_row * nz, window + i * plane + s.first_row * nz,
+                    static_cast<std::size_t>(s.rows * nz) * sizeof(Complex));
+      }
+    });
+    compute_seconds += (t2 - t1) + (MPI_Wtime() - t3);
+  } else {  // the window holds the whole x-planes: from there into the caller's array
+    compute_seconds += t2 - t1;
+    auto planes = [this](const Complex* i, Complex* o) { exit_planes_->run(i, o); };
+    const auto count = static_cast<std::size_t>(boxes_[0].count());
+    run_out_of_place(planes, window, out, work1_.data(), work0_.data(), count, count);
+  }
+}
+
+template <typename Real>
 std::string Fft3d<Real>::local_transforms() const {
   std::string s;
   if (r2c_plane_ != nullptr || c2r_plane_ != nullptr) {
@@ -1004,7 +1086,10 @@ std::string Fft3d<Real>::local_transforms() const {
   }
   if (entry_planes_ && exit_planes_) {
     s = "planes " + PlaneFfts<Real>::name(entry_planes_->way()) + (fused_forward_ ? " fused" : "") +
-        "/" + PlaneFfts<Real>::name(exit_planes_->way()) + (fused_backward_ ? " fused" : "");
+        "/" + PlaneFfts<Real>::name(exit_planes_->way()) +
+        (push_backward_    ? " pushed"
+         : fused_backward_ ? " fused"
+                           : "");
   }
   if (x_planes_forward_ && x_planes_backward_) {
     if (!s.empty()) s += ", ";

@@ -199,6 +199,15 @@ class Fft3d {
   void forward_fused(const Scatter& scatter, Complex* out, bool out_apart);
   template <typename Gather>
   void backward_fused(const Complex* in, const Gather& gather);
+  // A slab's backward the other way round ([y][x][z], c2c): each y-plane is transformed along x
+  // in a scratch and its rows are pushed straight into the receivers' x-planes ([x][y][z] in
+  // their windows; this rank's own rows into the caller's array), then each x-plane is
+  // completed from the window and transformed in place. Where pushable_ (every rank), chosen
+  // by timing against the pull and the unfused runs (push_backward_).
+  void backward_pushed(const Complex* in, Complex* out);
+  bool pushable_ = false, push_backward_ = false;
+  std::vector<Slice> push_slices_, pull_rows_;  // receivers' x ranges; sources' y ranges
+  std::vector<std::byte*> push_targets_;
   // The x transforms on column panels (forward: none when the y <-> x step is pipelined).
   std::unique_ptr<ColumnFfts<Real>> x_forward_, x_backward_;
   // A slab's x-pencils in [y][x][z] (output_order): their x transforms plane by plane, and, where

@@ -228,8 +228,20 @@ class PlaneFfts {
         std::memcpy(scratch_.data(), src + i * plane_, bytes);
         F::execute(plane_in_, p, p);
       }
+      if (scale_ != 1) {
+        for (Complex& c : scratch_)
+          c *= scale_;
+      }
       sink(i, static_cast<const Complex*>(scratch_.data()));
     }
+  }
+  // run_scatter whatever way won (its scratch made here; any way but per_plane runs it
+  // through the in-place plan): false where that plan is missing.
+  bool prepare_scatter() {
+    if (count_ == 0 || plane_ == 0) return true;
+    if (plane_in_ == nullptr) return false;
+    scratch_.resize(static_cast<std::size_t>(plane_));
+    return true;
   }
   template <typename Source>
   void run_gather(Source&& source, Complex* dst) const {

@@ -106,7 +106,9 @@ class Redistribution {
   // begin_fill() (collective) opens the window; fill_target(q) is where peer q's piece goes,
   // row-major over send_box(q); end_fill(out) (collective) returns this rank's received data:
   // in the window where receives_in_order() (read only, valid until this redistribution's next
-  // exchange), else unpacked into `out`, which it returns. The pack pass is the caller's.
+  // exchange), else unpacked into `out`, which it returns; with out = nullptr, the window as
+  // the senders filled it, unpacked or not (for callers whose senders lay out the receivers'
+  // areas themselves, each piece at its offset). The pack pass is the caller's.
   bool direct() const { return plan_.direct(); }
   void begin_fill();
   std::byte* fill_target(int peer) { return plan_.direct_target(peer); }
