@@ -174,10 +174,11 @@ class Fft3d {
   // work0_ and backward from work1_ into the caller's.
   std::unique_ptr<PlaneFfts<Real>> entry_planes_, exit_planes_;
   // A slab's transposes fused with its plane transforms, where the backend is single-copy
-  // (shared_window) and a plane at a time in cache won: each transformed plane's pieces go
-  // from its scratch straight into the peers' memory (forward), and each plane is gathered
-  // from the peers' memory into the scratch before its transform (backward). One pass over
-  // memory fewer each way than transforming into a work array and packing or unpacking it.
+  // (shared_window): each transformed plane's pieces go from its scratch straight into the
+  // peers' memory (forward), and each plane is gathered from the peers' memory into the
+  // scratch before its transform (backward). One pass over memory fewer each way than
+  // transforming into a work array and packing or unpacking it; whether it is faster is timed
+  // at plan time (choose_fusion) and remembered.
   struct Slice {
     int peer = 0;
     std::int64_t first_row = 0, rows = 0;  // rows (y) of a plane in the peer's piece
