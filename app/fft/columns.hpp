@@ -23,10 +23,10 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <memory>
 #include <string>
 #include <vector>
 
+#include "aligned.hpp"
 #include "fftw.hpp"
 #include "trial.hpp"
 
@@ -118,12 +118,9 @@ class ColumnFfts {
  private:
   // One way's FFTW plans: strided, out of place and in place; panels, the full panel's and
   // the last, narrower one's (where the width does not divide the columns), and its scratch.
-  struct Free {
-    void operator()(Complex* p) const { F::free(p); }
-  };
   struct Plans {
     typename F::plan out = nullptr, in = nullptr;  // strided; panels: full, tail
-    std::shared_ptr<Complex> scratch;
+    mutable AlignedVector<Complex> scratch;        // panels (a move keeps its buffer)
     std::int64_t width = 0;
     bool complete(std::int64_t cols) const {
       return width == strided ? out != nullptr && in != nullptr
@@ -168,8 +165,8 @@ class ColumnFfts {
       p.out = F::guru(1, &line, 1, &how, a, b, sign_, flags_);
       p.in = F::guru(1, &line, 1, &how, b, b, sign_, flags_);
     } else {
-      p.scratch.reset(F::allocate(static_cast<std::size_t>(len_ * p.width)), Free{});
-      auto* s = reinterpret_cast<typename F::complex*>(p.scratch.get());
+      p.scratch.resize(static_cast<std::size_t>(len_ * p.width));
+      auto* s = reinterpret_cast<typename F::complex*>(p.scratch.data());
       auto panel = [&](std::int64_t howmany) {
         const int stride = static_cast<int>(howmany);
         return F::many(1, &n, stride, s, nullptr, stride, 1, s, nullptr, stride, 1, sign_, flags_);
@@ -190,14 +187,10 @@ class ColumnFfts {
       auto* s = reinterpret_cast<typename F::complex*>(const_cast<Complex*>(src));
       auto* d = reinterpret_cast<typename F::complex*>(dst);
       F::execute(src == dst ? p.in : p.out, s, d);
-      if (scale != 1) {
-        const auto cells = static_cast<std::size_t>(len_ * cols_);
-        for (std::size_t i = 0; i < cells; ++i)
-          dst[i] *= scale;
-      }
+      a2a::fft::scale(dst, len_ * cols_, scale);
       return;
     }
-    Complex* s = p.scratch.get();
+    Complex* s = p.scratch.data();
     const std::int64_t width = p.width;
     for (std::int64_t c0 = 0; c0 < cols_; c0 += width) {
       const std::int64_t m = std::min(width, cols_ - c0);

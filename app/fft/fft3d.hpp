@@ -147,7 +147,7 @@ class Fft3d {
                              Complex* planned_out, std::size_t count);
   void run_in_place(void* plan, Complex* array, std::size_t count);
   void scaled_copy(const Complex* in, Complex* out, std::size_t count);
-  void scale_in_place(Complex* array, std::size_t count, Real scale);
+  void scale_in_place(Complex* array, std::size_t count, Real factor);
   void x_planes(const PlaneFfts<Real>& fft, const Complex* in, Complex* out);
   void columns(const ColumnFfts<Real>& fft, const Complex* in, Complex* out, Real scale);
   std::vector<const Redistribution*> transposes() const;

@@ -128,6 +128,11 @@ class PlaneFfts {
         plane_in_ = F::guru(rank, dims.data(), how_one, one.data(), d, d, sign, flags);
       return plane_in_;
     };
+    src_alignment_ = F::alignment_of(src);
+    dst_alignment_ = F::alignment_of(dst);
+    // The in-place one-plane plan whatever way wins: run_filled's, and the fused runs' on
+    // arrays of another alignment (none where the wisdom lacks it).
+    if (!empty && planes_align) plan(Way::copy_then_in_place);
     const bool timed = measure && ways.size() > 1;
     if (!timed) {  // the first that plans (every rank: no collective calls)
       for (Way w : ways) {
@@ -139,10 +144,7 @@ class PlaneFfts {
     } else {
       for (Way w : ways)
         if (!empty) plan(w);
-      if (!empty && planes_align) plan(Way::copy_then_in_place);  // the fused runs' fallback
       scratch_.resize(use == Use::run || empty ? 0 : static_cast<std::size_t>(plane_));
-      src_alignment_ = F::alignment_of(src);
-      dst_alignment_ = F::alignment_of(dst);
       // Zeros: what FFTW's planning left in the arrays could hold denormals, which are slow.
       if (!empty) std::fill_n(src, static_cast<std::size_t>(count * plane_), Complex(0));
       // Every way runs every plane, out of cache as they run (trial.hpp), as the caller will.
@@ -163,19 +165,15 @@ class PlaneFfts {
       })];
     }
     planned_ = empty || plan(way_) != nullptr;
-    // run_filled's in-place plan, whatever way won (none where the wisdom lacks it).
-    if (!empty && planes_align) plan(Way::copy_then_in_place);
     // A plane at a time won: the fused runs below use its plans on a scratch plane (its
     // alignment is the arrays': FFTW's allocator), per_plane's out-of-place one where the
     // caller's array has the alignment it was made for, else the in-place one.
     if (planned_ && !empty && fusable()) {
       scratch_.resize(static_cast<std::size_t>(plane_));
-      if (way_ == Way::per_plane) planned_ = plan(Way::copy_then_in_place) != nullptr;
+      if (way_ == Way::per_plane) planned_ = plane_in_ != nullptr;
     } else {
       AlignedVector<Complex>().swap(scratch_);
     }
-    src_alignment_ = F::alignment_of(src);
-    dst_alignment_ = F::alignment_of(dst);
   }
   ~PlaneFfts() {
     for (auto p : {whole_, plane_out_, plane_in_})
@@ -228,10 +226,7 @@ class PlaneFfts {
         std::memcpy(scratch_.data(), src + i * plane_, bytes);
         F::execute(plane_in_, p, p);
       }
-      if (scale_ != 1) {
-        for (Complex& c : scratch_)
-          c *= scale_;
-      }
+      scale(scratch_.data(), plane_, scale_);
       sink(i, static_cast<const Complex*>(scratch_.data()));
     }
   }
@@ -269,10 +264,7 @@ class PlaneFfts {
       fill(i, plane);
       auto* p = reinterpret_cast<typename F::complex*>(plane);
       F::execute(plane_in_, p, p);
-      if (scale_ != 1) {
-        for (std::int64_t j = 0; j < plane_; ++j)
-          plane[j] *= scale_;
-      }
+      scale(plane, plane_, scale_);
     }
   }
   int dst_alignment() const { return dst_alignment_; }
@@ -287,11 +279,7 @@ class PlaneFfts {
     auto* s = reinterpret_cast<typename F::complex*>(const_cast<Complex*>(src));
     auto* d = reinterpret_cast<typename F::complex*>(dst);
     const auto bytes = static_cast<std::size_t>(plane_) * sizeof(Complex);
-    auto scaled = [this](Complex* plane, std::int64_t size) {
-      if (scale_ == 1) return;
-      for (std::int64_t j = 0; j < size; ++j)
-        plane[j] *= scale_;
-    };
+    auto scaled = [this](Complex* plane, std::int64_t size) { scale(plane, size, scale_); };
     switch (way_) {
       case Way::whole:  // every plane, then the scale in a pass of its own
         F::execute(whole_, s, d);
