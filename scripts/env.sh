@@ -12,3 +12,13 @@ a2a_configure_and_build() {
     { cat "$A2A_ROOT/build/configure.log"; return 1; }
   cmake --build "$A2A_BUILD" -j "$(nproc)"
 }
+# Installs the release build into /usr/local (a2a on PATH; the libraries, headers, Fortran module,
+# pkg-config and CMake files and the Python package where compilers and python3 look), as root or
+# with sudo, so that a new shell finds everything the README's tour and the manuals use.
+a2a_install() {
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo cmake --install "$A2A_BUILD" > "$A2A_ROOT/build/install.log" 2>&1 &&
+    $sudo ldconfig ||
+    { cat "$A2A_ROOT/build/install.log"; return 1; }
+}

@@ -35,7 +35,7 @@ call = re.compile(r"(?:^|[\s/`(])a2a\s+(" + "|".join(subcommands) + r")\b([^`\n|
 pages = [root / "README.md"] + sorted((root / "docs").glob("*.md"))
 for page in pages:
     text = page.read_text()
-    blocks = re.findall(r"```[a-z]*\n(.*?)```", text, re.S) + re.findall(r"`([^`\n]+)`", text)
+    blocks = re.findall(r"```[^\n]*\n(.*?)```", text, re.S) + re.findall(r"`([^`\n]+)`", text)
     for block in blocks:
         for line in block.splitlines():
             for sub, rest in call.findall(line):
@@ -62,6 +62,42 @@ for sub, options in known.items():
         checks += 1
         if not re.search(re.escape(option) + r"(?![\w-])", synopsis.get(sub, "")):
             failures.append(f"docs/cli.md: the synopsis of `a2a {sub}` lacks {option}")
+
+# The scripts: what --help says each takes.
+scripts = {}
+for name in ("measure", "plot", "simulate", "cluster"):
+    shown = subprocess.run([str(root / "scripts" / name), "--help"], capture_output=True,
+                           text=True, timeout=60, cwd=root)
+    text = shown.stdout + shown.stderr
+    synopsis_lines = [l for l in text.splitlines()
+                      if re.match(rf"\s*(usage: {name}|scripts/{name}|\s{{8,}}\[)", l)]
+    scripts[name] = (set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", text)),
+                     set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)",
+                                    " ".join(re.split(r"\s--\s", l)[0] for l in synopsis_lines))),
+                     set(re.findall(r"\{([a-z,]+)\}", text)[0].split(",")) if name == "measure"
+                     else set())
+script_call = re.compile(r"(?:^|[\s`(])scripts/(" + "|".join(scripts) + r")\b([^`\n|#]*)")
+for page in pages:
+    text = page.read_text()
+    blocks = re.findall(r"```[^\n]*\n(.*?)```", text, re.S) + re.findall(r"`([^`\n]+)`", text)
+    for block in blocks:
+        for line in block.replace("\\\n", " ").splitlines():
+            for name, rest in script_call.findall(line):
+                checks += 1
+                own = re.split(r"\s--\s", rest + " ", maxsplit=1)[0]  # not the a2a part after --
+                used = set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", own))
+                unknown = sorted(used - scripts[name][0])
+                if unknown:
+                    failures.append(f"{page.relative_to(root)}: `scripts/{name}{rest.rstrip()}` "
+                                    f"passes {', '.join(unknown)}, which its --help does not name")
+cli = (root / "docs" / "cli.md").read_text()
+for name, (_, synopsis_options, targets) in scripts.items():
+    lines = re.findall(rf"^    scripts/{name} .*(?:\n {{10,}}.*)*", cli, re.M)
+    shown = " ".join(lines)
+    for option in sorted(synopsis_options | targets):
+        checks += 1
+        if not re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", shown):
+            failures.append(f"docs/cli.md: the synopsis of scripts/{name} lacks {option}")
 
 for f in failures:
     print("FAILED:", f, file=sys.stderr)
