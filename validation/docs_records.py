@@ -3,7 +3,8 @@ absolute path of the machine they were made on (a home, /root, /tmp, /work, /mnt
 given relative to the repository) and say nothing of how the work that made them was organised
 (an issue tracker, sessions, machines lent for a while).
     docs_records.py REPOSITORY_ROOT
-The raw JSON lines beside them (docs/records/*/*.jsonl) name no such path either.
+The raw JSON lines and results files beside them (docs/records/*/*.jsonl, *.h5: their bytes,
+attributes included) name no such path either.
 Prints "docs_records: N passed, M failed" (one check per record, one per folder of raw lines)."""
 import pathlib
 import re
@@ -47,6 +48,11 @@ for folder in sorted(p for p in (root / "docs" / "records").iterdir() if p.is_di
                 problems.append(f"{raw.relative_to(root)}:{number}: a machine's path: "
                                 f"'{found.group(0)}'")
                 break
+    for results in sorted(folder.rglob("*.h5")):
+        found = re.search(machine_path.pattern.encode(), results.read_bytes())
+        if found:
+            problems.append(f"{results.relative_to(root)}: a machine's path: "
+                            f"'{found.group(0).decode(errors='replace')}'")
     if problems:
         failed += 1
         print("FAILED:", *problems, sep="\n  ")

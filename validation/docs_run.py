@@ -125,6 +125,17 @@ def made_since(before):
     return sorted(now - before, key=lambda p: len(p.parts), reverse=True)
 
 
+# The pages assume a2a installed as the README's commands leave it (scripts/main and
+# scripts/test install build/release into /usr/local).
+clean = {"HOME": "/nonexistent", "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
+built = subprocess.run([str(root / "build/release/app/a2a"), "--version"], capture_output=True,
+                       text=True).stdout
+installed = subprocess.run(["bash", "-c", "a2a --version"], capture_output=True, text=True,
+                           env=clean).stdout
+if not built or installed != built:
+    sys.exit(f"docs_run: the a2a on a new shell's PATH ({installed.strip() or 'none'}) is not "
+             f"build/release's ({built.strip() or 'none'}): install it first (cmake --install "
+             "build/release, as scripts/main and scripts/test do)")
 pages = [root / "README.md"] + sorted((root / "docs").glob("*.md"))
 passed = failed = 0
 for page in pages:
@@ -136,7 +147,7 @@ for page in pages:
             continue
         print(f"=== {page.relative_to(root)}", flush=True)
         done = subprocess.run(["env", "-i", f"HOME={home}", "TERM=dumb",
-                               "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+                               f"PATH={clean['PATH']}",
                                "bash", "-c", script], cwd=root, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
         print(done.stdout, flush=True)

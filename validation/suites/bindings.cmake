@@ -78,16 +78,17 @@ if(A2A_PYTHON3)
                    ${PROJECT_SOURCE_DIR})
   set_tests_properties(docs.commands_parse PROPERTIES TIMEOUT 120 ENVIRONMENT "${A2A_MPI_TEST_ENV}")
 endif()
-# The README's tour, every line as written, in a new shell with a clean environment, on the
-# main job's build (build/release: the tour's paths), after the simulator's build
-# (scripts/simulate makes it on first use; the smpi tests' first does that).
+# Every shell command of the README (its tour included) and of docs/*.md, as written, in a new
+# shell with a clean environment, on the main job's build installed into /usr/local
+# (build/release: the pages' paths), after the simulator's build (scripts/simulate makes it on
+# first use; the smpi tests' first does that).
 if(CMAKE_BINARY_DIR STREQUAL "${PROJECT_SOURCE_DIR}/build/release" AND A2A_WITH_FFTW_MPI
-   AND A2A_MPI_FLAVOUR STREQUAL "openmpi" AND TEST smpi.dragonfly_uniform.P64)
-  add_test(NAME docs.readme_tour_runs
-           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/readme_tour.sh ${PROJECT_SOURCE_DIR} 300)
-  set_tests_properties(docs.readme_tour_runs PROPERTIES TIMEOUT 1500 PROCESSORS 2
+   AND A2A_MPI_FLAVOUR STREQUAL "openmpi" AND TEST smpi.dragonfly_uniform.P64 AND A2A_PYTHON3)
+  add_test(NAME docs.commands_run
+           COMMAND ${A2A_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/docs_run.py ${PROJECT_SOURCE_DIR} 300)
+  set_tests_properties(docs.commands_run PROPERTIES TIMEOUT 2400 PROCESSORS 2
                        LABELS "tour;many_ranks" FIXTURES_REQUIRED smpi_uniform
-                       PASS_REGULAR_EXPRESSION "readme_tour: [0-9]+ passed, 0 failed")
+                       PASS_REGULAR_EXPRESSION "docs_run: [0-9]+ passed, 0 failed")
 endif()
 # Python: Debian's mpi4py is built for its default MPI, Open MPI.
 if(A2A_PYTHON3 AND A2A_MPI_FLAVOUR STREQUAL "openmpi")
