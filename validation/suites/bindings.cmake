@@ -71,6 +71,11 @@ if(A2A_PYTHON3)
   # was organised: anyone can rerun them from the commands they show.
   add_test(NAME docs.records_rerunnable
            COMMAND ${A2A_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/docs_records.py ${PROJECT_SOURCE_DIR})
+  # The rules docs/algorithms.md shows for `auto` are the shipped table's.
+  add_test(NAME docs.rules_match_table
+           COMMAND ${A2A_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/docs_rules.py ${PROJECT_SOURCE_DIR})
+  set_tests_properties(docs.rules_match_table PROPERTIES
+                       PASS_REGULAR_EXPRESSION "docs_rules: [0-9]+ passed, 0 failed")
   # Every `a2a SUB --option` the README and docs show is an option of SUB, and docs/cli.md
   # names every option of every subcommand (read from --help).
   add_test(NAME docs.commands_parse
