@@ -127,11 +127,8 @@ std::vector<std::size_t> parse_sizes(const std::string& text) {
 // MPI library's own gets one, for what it may keep), about three for the store-and-forward
 // ones (work array, staging, overflow), and sloavx's leader holds its node's data twice more.
 static double scratch_units(const std::string& spec, int procs) {
-  const std::string name = Spec::parse(spec).name;
-  if (name == "linear" || name == "pairwise" || name.rfind("random_", 0) == 0) return 0;
-  if (name == "mpi") return 1;
-  if (name == "sloavx") return 3 + 2.0 * procs;  // worst case: one node of P ranks
-  return 3;
+  const AlgorithmInfo* info = find_algorithm(Spec::parse(spec).name);
+  return info != nullptr && info->scratch_buffers ? info->scratch_buffers(procs) : 3;
 }
 
 std::uint64_t bench_memory(const BenchConfig& config, int procs) {

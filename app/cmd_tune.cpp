@@ -161,8 +161,16 @@ class Tuner {
     const auto near = tuning::near_winners(coarse, opt_.keep);
     for (std::size_t s : sizes) {
       // The candidates near the best at the coarse sizes on either side of s.
-      std::set<std::string> keep = {"mpi"};
-      if (!vector) keep.insert({"random_scatter", "random_sendrecv", "random_segmented"});
+      // ... and the algorithms measured at every size (their entries' always_tuned: the
+      // library's own, the randomized ones for Alltoall), in their default form.
+      std::set<std::string> keep;
+      for (const std::string& spec : all) {
+        const AlgorithmInfo* info = algorithm_of(spec);
+        if (info != nullptr && spec == info->name &&
+            (info->always_tuned & static_cast<unsigned>(kind)) != 0) {
+          keep.insert(spec);
+        }
+      }
       double estimate_us = 0;
       const std::size_t lower_index = bracket(near, s, false), upper_index = bracket(near, s, true);
       if (lower_index >= near.size()) continue;  // not even coarsely measured
@@ -362,11 +370,13 @@ std::optional<nlohmann::json> model_section(const std::vector<Measured>& measure
   return model;
 }
 
-// Of the direct backends, the one that is best among them at the most sizes.
+// Of the direct backends (their entries' sends_direct), the one that is best among them at
+// the most sizes.
 std::string best_direct(const std::vector<tuning::Measurement>& uniform) {
   std::vector<tuning::Measurement> direct;
   for (const auto& m : uniform) {
-    if (m.spec == "mpi" || m.spec == "linear" || m.spec == "pairwise") direct.push_back(m);
+    const AlgorithmInfo* info = algorithm_of(m.spec);
+    if (info != nullptr && info->sends_direct) direct.push_back(m);
   }
   std::map<std::string, int> wins;
   for (const tuning::Winner& w : tuning::winners(direct))

@@ -76,6 +76,16 @@ long allocations_in(Body&& body) {
   return g_allocations.load();
 }
 
+// The variants every entry names for its tests (test_variants), where they apply here.
+void add_variants(std::vector<std::string>& specs, a2a::Kind kind, int procs) {
+  for (const auto& info : a2a::registry()) {
+    if (!info.supports(kind) || !info.test_variants) continue;
+    for (const std::string& spec : info.test_variants(kind, procs))
+      if (!a2a::check_applicable(spec, MPI_COMM_WORLD, kind, kind == a2a::Kind::uniform ? 8 : 0))
+        specs.push_back(spec);
+  }
+}
+
 std::vector<std::string> uniform_specs(int procs) {
   std::vector<std::string> specs;
   for (const auto& info : a2a::registry()) {
@@ -83,24 +93,13 @@ std::vector<std::string> uniform_specs(int procs) {
     specs.push_back(info.name);
     if (info.param("window") != nullptr) specs.push_back(info.name + ":window=all");
   }
-  for (const std::string extra : {"tra:r=max", "tra_modified:r=max,window=2", "tra2:q=2",
-                                  "random_segmented:segment=100,queue=3"}) {
-    if (!a2a::check_applicable(extra, MPI_COMM_WORLD, a2a::Kind::uniform, 8)) {
-      specs.push_back(extra);
-    }
-  }
-  (void)procs;
+  add_variants(specs, a2a::Kind::uniform, procs);
   return specs;
 }
 
-std::vector<std::string> vector_specs() {
+std::vector<std::string> vector_specs(int procs) {
   std::vector<std::string> specs = a2a::algorithm_names(a2a::Kind::vector);
-  for (const std::string extra : {"tra_v:r=max,window=all", "sloav:linear_above=100", "sloavx:q=2",
-                                  "sloavx:q=1,window=all", "padded_bruck_v:r=3"}) {
-    if (!a2a::check_applicable(extra, MPI_COMM_WORLD, a2a::Kind::vector, 0)) {
-      specs.push_back(extra);
-    }
-  }
+  add_variants(specs, a2a::Kind::vector, procs);
   return specs;
 }
 
@@ -132,7 +131,7 @@ void run(Harness& h) {
     recv_extent = std::max(recv_extent, l.recv_extent());
   }
   std::vector<std::byte> send(send_extent + 1, std::byte{2}), recv(recv_extent + 1);
-  for (const std::string& spec : vector_specs()) {
+  for (const std::string& spec : vector_specs(procs)) {
     for (const auto& layout : layouts) {
       a2a::Plan plan(spec, h.comm(), layout);
       const long n = allocations_in([&] {

@@ -2,8 +2,9 @@
 // with radix variants r in {2, 3, sqrt, P-1, P} where it takes a radix, rounds in flight
 // (window) 2 and all where it takes a window, at block sizes
 // {0, 1, 3, 8, 1000, 65537}: byte-exact against MPI_Alltoall and against the closed-form
-// pattern, send buffer unchanged, plan executed twice. For the Bruck family the counted rounds
-// and blocks must equal Propositions 1-4 and the brute-force enumeration, and the waits one per
+// pattern, send buffer unchanged, plan executed twice; and the specs each entry names as its
+// test variants. Where an entry has a model radix (the Bruck family) the counted rounds and
+// blocks must equal Propositions 1-4 and the brute-force enumeration, and the waits one per
 // round (window=1) or one per digit (window=all). Everything runs on
 // the world communicator and on a sub-communicator (ranks split by parity).
 #include <cstring>
@@ -22,7 +23,7 @@ namespace {
 using a2a::test::Harness;
 
 // The specs to test for one algorithm: its defaults, plus the radix sweep when it has one.
-std::vector<std::string> variants(const a2a::AlgorithmInfo& info, int procs) {
+std::vector<std::string> variants(const a2a::AlgorithmInfo& info, MPI_Comm comm, int procs) {
   std::vector<std::string> specs = {info.name};
   for (const auto& p : info.params) {
     if (p.name != "r") continue;
@@ -41,16 +42,22 @@ std::vector<std::string> variants(const a2a::AlgorithmInfo& info, int procs) {
     specs.push_back(info.name + (radix ? ":r=sqrt,window=all" : ":window=all"));
     if (radix) specs.push_back(info.name + ":r=max,window=all");
   }
+  // And those its entry names (test_variants), where they can run at this P.
+  if (info.test_variants) {
+    for (const std::string& spec : info.test_variants(a2a::Kind::uniform, procs)) {
+      if (!a2a::check_applicable(spec, comm, a2a::Kind::uniform, 8)) specs.push_back(spec);
+    }
+  }
   return specs;
 }
 
-// The radix a Bruck-family plan resolved to (0 if it is not one).
-long long resolved_radix(const std::string& name) {
-  if (name.rfind("bruck", 0) == 0) return 2;
-  for (const std::string family : {"tra:", "tra_modified:"}) {
-    if (name.rfind(family, 0) == 0) return std::stoll(a2a::Spec::parse(name).find("r")->c_str());
-  }
-  return 0;
+// The radix whose Propositions 1-4 the plan's counters follow (its entry's model_radix; 0 for
+// none, and for auto, whose choice is another entry's).
+long long model_radix(const std::string& resolved) {
+  if (resolved.find("->") != std::string::npos) return 0;
+  const a2a::AlgorithmInfo* info = a2a::algorithm_of(resolved);
+  return info != nullptr && info->model_radix ? static_cast<long long>(info->model_radix(resolved))
+                                              : 0;
 }
 
 void run_suite(Harness& h, MPI_Comm comm, const char* where) {
@@ -60,9 +67,9 @@ void run_suite(Harness& h, MPI_Comm comm, const char* where) {
   for (std::size_t bytes : {0, 1, 3, 8, 1000, 65537}) {
     for (const auto& info : a2a::registry()) {
       if (!info.supports(a2a::Kind::uniform)) continue;
-      for (const std::string& spec : variants(info, procs)) {
+      for (const std::string& spec : variants(info, comm, procs)) {
         const a2a::Plan plan = a2a::test::check_uniform_exchange(h, comm, spec, bytes, where);
-        const long long r = resolved_radix(plan.name());
+        const long long r = model_radix(plan.name());
         if (r == 0 || bytes == 0) continue;
         const std::string at = std::string(where) + " P=" + std::to_string(procs) + " " + spec +
                                " bytes=" + std::to_string(bytes);

@@ -18,21 +18,6 @@ namespace {
 
 using a2a::test::Harness;
 
-// The specs tested beyond every registry entry's defaults (skipped where they do not apply).
-const std::vector<std::string> kExtraSpecs = {"tra_v:r=2",
-                                              "tra_v:r=3",
-                                              "tra_v:r=max",
-                                              "tra_v:r=max,window=2",
-                                              "tra_v:r=sqrt,window=all",
-                                              "padded_bruck_v:r=2",
-                                              "padded_bruck_v:r=max,window=all",
-                                              "sloav:linear_above=100",
-                                              "sloavx:q=1",
-                                              "sloavx:q=2",
-                                              "sloavx:q=3",
-                                              "sloavx:q=4",
-                                              "sloavx:q=1,r=max,window=all",
-                                              "sloavx:q=2,r=sqrt,window=2"};
 
 bool applies(Harness& h, const std::string& spec) {
   if (a2a::check_applicable(spec, h.comm(), a2a::Kind::vector, 0)) return false;
@@ -66,9 +51,12 @@ void run(Harness& h) {
       }
     }
   }
+  // Every entry's defaults, and the variants each names (test_variants) where they apply.
   std::vector<std::string> specs = a2a::algorithm_names(a2a::Kind::vector);
-  for (const std::string& spec : kExtraSpecs) {
-    if (applies(h, spec)) specs.push_back(spec);
+  for (const auto& info : a2a::registry()) {
+    if (!info.supports(a2a::Kind::vector) || !info.test_variants) continue;
+    for (const std::string& spec : info.test_variants(a2a::Kind::vector, h.procs()))
+      if (applies(h, spec)) specs.push_back(spec);
   }
   // Fixed layouts: one plan per layout.
   for (const Case& c : cases) {

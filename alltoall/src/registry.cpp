@@ -18,7 +18,10 @@
 #include "detail/algorithms.hpp"
 #include "detail/plan.hpp"
 
-// One X(name) line per algorithm.
+// One X(name) line per algorithm. (A2A_EXTRA_ALGORITHMS: the build's extra entries, from the
+// generated extra_algorithms.hpp; none by default, one under A2A_EXAMPLE_ALGORITHM, the CI's
+// proof that an algorithm is one file and one line.)
+#include "extra_algorithms.hpp"
 // clang-format off
 #define A2A_ALGORITHMS(X) \
   X(mpi) \
@@ -37,7 +40,8 @@
   X(tra_v) \
   X(padded_bruck_v) \
   X(shared_window) \
-  X(auto)
+  X(auto) \
+  A2A_EXTRA_ALGORITHMS(X)
 // clang-format on
 
 namespace a2a {
@@ -110,6 +114,12 @@ const AlgorithmInfo* find_algorithm(const std::string& name) {
     if (info.name == name) return &info;
   }
   return nullptr;
+}
+
+const AlgorithmInfo* algorithm_of(const std::string& spec) {
+  const std::size_t arrow = spec.rfind("->");
+  const std::string resolved = arrow == std::string::npos ? spec : spec.substr(arrow + 2);
+  return find_algorithm(resolved.substr(0, resolved.find(':')));
 }
 
 const ParamInfo* AlgorithmInfo::param(const std::string& key) const {

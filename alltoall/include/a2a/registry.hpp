@@ -1,8 +1,9 @@
 // The registry: the single list of algorithms. The CLI, `a2a list`, `a2a tune` (and so `auto`'s
-// tables), the tests, the benchmarks and the interposer all iterate over it. Adding an
-// algorithm is one source file in alltoall/src/algorithms/ (the build takes every file there)
-// plus one entry in alltoall/src/registry.cpp's list; or, without rebuilding a2a, a plugin
-// named in A2A_PLUGINS (below). docs/contributing.md shows both.
+// tables), the tests, the benchmarks and the interposer all iterate over it, and read what
+// they need to know about an algorithm from its entry (the facts below), never from its name.
+// Adding an algorithm is one source file in alltoall/src/algorithms/ (the build takes every
+// file there) plus one entry in alltoall/src/registry.cpp's list; or, without rebuilding a2a,
+// a plugin named in A2A_PLUGINS (below). docs/contributing.md shows both.
 #pragma once
 
 #include <mpi.h>
@@ -12,9 +13,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "a2a/alltoall.hpp"
+#include "a2a/model.hpp"
 
 namespace a2a {
 
@@ -58,6 +61,37 @@ struct AlgorithmInfo {
   // that do not apply where it runs. Empty (or unset): never a tuning candidate (auto itself).
   std::function<std::vector<std::string>(Kind kind, int procs)> tuning_candidates;
 
+  // Facts the tools read instead of naming the algorithm (each optional; the defaults suit a
+  // store-and-forward algorithm that the generic tests cover):
+  // - one round in which every block goes straight to its destination, no forwarding: `a2a
+  //   tune`'s cost model stands the best of these for "direct" against the logarithmic ones;
+  bool sends_direct = false;
+  // - the scratch a plan takes, in multiples of one rank's send buffer at P ranks (`a2a
+  //   bench` estimates its memory before it allocates); unset: 3;
+  std::function<double(int procs)> scratch_buffers;
+  // - the kinds (bit-or of Kind) at which `a2a tune` measures it at every size, not only
+  //   where the coarse pass found it near the best (the library's own; the randomized ones,
+  //   whose gains need a network);
+  unsigned always_tuned = 0;
+  // - the radix whose Propositions 1-4 (K rounds, D blocks, one wait per round or per digit)
+  //   a plan's counters follow, from its resolved spec; unset or 0: no such model (the
+  //   uniform tests check the counters of those that have one);
+  std::function<std::uint64_t(const std::string& resolved_spec)> model_radix;
+  // - specs the tests run beyond its defaults (and, for the uniform kind, beyond the radix
+  //   and window sweeps every algorithm with `r` or `window` gets), per kind at P ranks; those
+  //   that cannot run at P are skipped;
+  std::function<std::vector<std::string>(Kind kind, int procs)> test_variants;
+  // - whether the 2 GiB message tests run it (false where it would only multiply the memory
+  //   those need, such as padding every block to the largest, or another entry's engine);
+  bool large_message_tests = true;
+  // - its time predicted by a fitted cost model, and the spec it would run (`auto`'s choice
+  //   for a P its table has no rules for); unset: never predicted.
+  std::function<std::optional<std::pair<std::string, double>>(
+      const model::CostModel& model, Kind kind, std::uint64_t procs, std::uint64_t block_bytes)>
+      predicted;
+  // (Whether it calls MPI's Alltoall collectives, which the interposer must reach through
+  // PMPI_, the build reads from its file: its uses of detail/mpi_entry.hpp's macros.)
+
   bool supports(Kind kind) const { return (kinds & static_cast<unsigned>(kind)) != 0; }
   const ParamInfo* param(const std::string& key) const;
 };
@@ -69,6 +103,9 @@ struct AlgorithmInfo {
 // that exists, is one warning on stderr and is left out.
 const std::vector<AlgorithmInfo>& registry();
 const AlgorithmInfo* find_algorithm(const std::string& name);
+// The entry a spec ("tra:r=3", "auto->pairwise") runs: the resolved algorithm's where the spec
+// names one after "->"; nullptr for an unknown name.
+const AlgorithmInfo* algorithm_of(const std::string& spec);
 
 // The names of every algorithm that serves this kind, in registry order.
 std::vector<std::string> algorithm_names(Kind kind);

@@ -21,6 +21,7 @@ AlgorithmInfo describe_bruck() {
   info.validate = [](Context& ctx) { ctx.window_param("window"); };
   info.build = [](const Context& ctx) { return make_tra_plan(ctx, 2, resolved_window(ctx)); };
   info.tuning_candidates = [](Kind, int) { return std::vector<std::string>{"bruck"}; };
+  info.model_radix = [](const std::string&) -> std::uint64_t { return 2; };
   return info;
 }
 

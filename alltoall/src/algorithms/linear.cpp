@@ -48,6 +48,8 @@ AlgorithmInfo describe_linear() {
     return std::make_unique<LinearExchange>(ctx);
   };
   info.tuning_candidates = [](Kind, int) { return std::vector<std::string>{"linear"}; };
+  info.sends_direct = true;
+  info.scratch_buffers = [](int) { return 0.0; };
   return info;
 }
 

@@ -216,6 +216,9 @@ AlgorithmInfo describe_mpi() {
     return std::make_unique<MpiExchange>(ctx);
   };
   info.tuning_candidates = [](Kind, int) { return std::vector<std::string>{"mpi"}; };
+  info.sends_direct = true;  // one call; the library's own schedule, counted as direct
+  info.scratch_buffers = [](int) { return 1.0; };  // the counts' or types' staging
+  info.always_tuned = static_cast<unsigned>(Kind::uniform) | static_cast<unsigned>(Kind::vector);
   return info;
 }
 

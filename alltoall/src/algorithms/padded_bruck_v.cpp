@@ -147,6 +147,11 @@ AlgorithmInfo describe_padded_bruck_v() {
   info.tuning_candidates = [](Kind, int procs) {
     return radix_candidates("padded_bruck_v", procs);
   };
+  info.test_variants = [](Kind, int) {
+    return std::vector<std::string>{"padded_bruck_v:r=2", "padded_bruck_v:r=3",
+                                    "padded_bruck_v:r=max,window=all"};
+  };
+  info.large_message_tests = false;  // it would pad every block to 2 GiB
   return info;
 }
 

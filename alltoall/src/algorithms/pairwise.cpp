@@ -40,6 +40,8 @@ AlgorithmInfo describe_pairwise() {
     return std::make_unique<PairwiseExchange>(ctx);
   };
   info.tuning_candidates = [](Kind, int) { return std::vector<std::string>{"pairwise"}; };
+  info.sends_direct = true;
+  info.scratch_buffers = [](int) { return 0.0; };
   return info;
 }
 

@@ -44,6 +44,9 @@ AlgorithmInfo describe_random_scatter() {
     return std::make_unique<RandomScatterExchange>(ctx, random_options(ctx, false, false));
   };
   info.tuning_candidates = [](Kind, int) { return std::vector<std::string>{"random_scatter"}; };
+  info.sends_direct = true;
+  info.scratch_buffers = [](int) { return 0.0; };
+  info.always_tuned = static_cast<unsigned>(Kind::uniform);  // its gains need a network
   return info;
 }
 

@@ -104,6 +104,12 @@ AlgorithmInfo describe_random_segmented() {
   info.tuning_candidates = [](Kind, int) {
     return std::vector<std::string>{"random_segmented", "random_segmented:segment=4096"};
   };
+  info.sends_direct = true;
+  info.scratch_buffers = [](int) { return 0.0; };
+  info.always_tuned = static_cast<unsigned>(Kind::uniform);  // its gains need a network
+  info.test_variants = [](Kind, int) {
+    return std::vector<std::string>{"random_segmented:segment=100,queue=3"};
+  };
   return info;
 }
 

@@ -61,6 +61,9 @@ AlgorithmInfo describe_random_sendrecv() {
   info.tuning_candidates = [](Kind, int) {
     return std::vector<std::string>{"random_sendrecv", "random_sendrecv:queue=8"};
   };
+  info.sends_direct = true;
+  info.scratch_buffers = [](int) { return 0.0; };
+  info.always_tuned = static_cast<unsigned>(Kind::uniform);  // its gains need a network
   return info;
 }
 

@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "a2a/buffer.hpp"
+#include "a2a/spec.hpp"
 #include "detail/algorithms.hpp"
 #include "detail/p2p.hpp"
 #include "detail/radix.hpp"
@@ -89,6 +90,16 @@ AlgorithmInfo describe_tra() {
     for (std::string& spec : radix_candidates("tra", procs, ",window=all"))
       out.push_back(std::move(spec));
     return out;
+  };
+  info.model_radix = [](const std::string& resolved) -> std::uint64_t {
+    return std::stoull(*Spec::parse(resolved).find("r"));
+  };
+  info.test_variants = [](Kind, int) { return std::vector<std::string>{"tra:r=max"}; };
+  info.predicted = [](const model::CostModel& m, Kind kind, std::uint64_t procs,
+                      std::uint64_t bytes) -> std::optional<std::pair<std::string, double>> {
+    if (kind != Kind::uniform) return std::nullopt;
+    const std::uint64_t r = model::best_radix(m, procs, bytes);
+    return std::pair{"tra:r=" + std::to_string(r), m.tra_us(procs, r, bytes)};
   };
   return info;
 }

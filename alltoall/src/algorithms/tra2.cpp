@@ -127,6 +127,7 @@ AlgorithmInfo describe_tra2() {
   };
   // The real nodes, and every emulated node size.
   info.tuning_candidates = [](Kind, int procs) { return node_candidates("tra2", procs); };
+  info.test_variants = [](Kind, int) { return std::vector<std::string>{"tra2:q=2"}; };
   return info;
 }
 

@@ -12,6 +12,7 @@
 // run is sent straight from the receive buffer). `window` as in tra.
 #include <cstring>
 
+#include "a2a/spec.hpp"
 #include "detail/algorithms.hpp"
 #include "detail/p2p.hpp"
 #include "detail/radix.hpp"
@@ -63,6 +64,12 @@ AlgorithmInfo describe_tra_modified() {
                                              resolved_window(ctx));
   };
   info.tuning_candidates = [](Kind, int procs) { return radix_candidates("tra_modified", procs); };
+  info.model_radix = [](const std::string& resolved) -> std::uint64_t {
+    return std::stoull(*Spec::parse(resolved).find("r"));
+  };
+  info.test_variants = [](Kind, int) {
+    return std::vector<std::string>{"tra_modified:r=max,window=2"};
+  };
   return info;
 }
 
