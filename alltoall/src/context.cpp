@@ -87,12 +87,18 @@ ParamInfo window_param_info() {
           "at a time), an integer >= 1, or 'all' (every round of a digit posted together)"};
 }
 
+// `window=all` is 0 rounds in the radix engines: every round of a digit at once.
 std::size_t Context::window_param(const std::string& key) {
   if (raw(key) == "all") {
     resolve(key, "all");
     return 0;
   }
   return static_cast<std::size_t>(int_param(key, 1, INT_MAX));
+}
+
+std::size_t resolved_window(const Context& ctx) {
+  const std::string& value = ctx.resolved_value("window");
+  return value == "all" ? 0 : std::stoull(value);
 }
 
 ParamInfo ranks_per_node_info() {

@@ -291,6 +291,11 @@ std::size_t global_max_count(MPI_Comm comm, const std::size_t* counts, int procs
   return static_cast<std::size_t>(most);
 }
 
+std::size_t global_max_count(const Context& ctx) {
+  return global_max_count(ctx.comm, ctx.layout.send_counts.data(),
+                          static_cast<int>(ctx.layout.send_counts.size()));
+}
+
 }  // namespace detail
 
 }  // namespace a2a

@@ -42,11 +42,12 @@ std::string length_error(std::size_t got, std::size_t expected, std::size_t sour
 }  // namespace
 
 VectorRadixExchange::VectorRadixExchange(MPI_Comm comm, std::size_t rank, std::size_t procs,
-                                         std::size_t radix, std::size_t window, int tag)
+                                         std::size_t radix, std::size_t window,
+                                         tag::VectorRadixTags tags)
     : comm_(comm),
       rank_(rank),
       procs_(procs),
-      tag_(tag),
+      tags_(tags),
       schedule_(radix_schedule(procs, radix)),
       windows_(radix_windows(schedule_, window)),
       last_round_(procs, kNone),
@@ -229,16 +230,16 @@ void VectorRadixExchange::exchange_window(std::size_t first, std::size_t last, R
   };
   // Phase 1: the sizes (4 bytes, as in the paper; an 8-byte follow-up past 4 GiB).
   for (std::size_t k = first; k < last; ++k)
-    requests_.irecv(&size_in_[k - first], 4, source(k), tag_, comm_);
+    requests_.irecv(&size_in_[k - first], 4, source(k), tags_.sizes, comm_);
   for (std::size_t k = first; k < last; ++k)
-    requests_.isend(&size_out_[k - first], 4, destination(k), tag_, comm_);
+    requests_.isend(&size_out_[k - first], 4, destination(k), tags_.sizes, comm_);
   requests_.wait_all();
   sent.waits += 1;
   for (std::size_t k = first; k < last; ++k) {
     if (size_in_[k - first] == kEscape)
-      requests_.irecv(&wide_in_[k - first], 8, source(k), tag_ + 2, comm_);
+      requests_.irecv(&wide_in_[k - first], 8, source(k), tags_.wide_sizes, comm_);
     if (size_out_[k - first] == kEscape) {
-      requests_.isend(&wide_out_[k - first], 8, destination(k), tag_ + 2, comm_);
+      requests_.isend(&wide_out_[k - first], 8, destination(k), tags_.wide_sizes, comm_);
       sent.messages += 1;
     }
   }
@@ -256,12 +257,12 @@ void VectorRadixExchange::exchange_window(std::size_t first, std::size_t last, R
   grow(recv_msg_, total_in);
   for (std::size_t k = first; k < last; ++k) {
     const std::size_t bytes = msg_offset_in_[k - first + 1] - msg_offset_in_[k - first];
-    requests_.irecv(recv_msg_.data() + msg_offset_in_[k - first], bytes, source(k), tag_ + 1,
+    requests_.irecv(recv_msg_.data() + msg_offset_in_[k - first], bytes, source(k), tags_.payload,
                     comm_);
   }
   for (std::size_t k = first; k < last; ++k) {
     const std::size_t bytes = msg_offset_out_[k - first + 1] - msg_offset_out_[k - first];
-    requests_.isend(send_msg_.data() + msg_offset_out_[k - first], bytes, destination(k), tag_ + 1,
+    requests_.isend(send_msg_.data() + msg_offset_out_[k - first], bytes, destination(k), tags_.payload,
                     comm_);
     sent.rounds += 1;
     sent.messages += 2;
@@ -387,7 +388,7 @@ void VectorRadixExchange::plan(const std::size_t* input_offsets, const std::size
       const int dst = static_cast<int>((rank_ + schedule_[k].distance) % procs_);
       const int src = static_cast<int>((rank_ + procs_ - schedule_[k].distance) % procs_);
       sendrecv(out_lengths.data(), 8 * positions.size(), dst, lengths.data(), 8 * positions.size(),
-               src, tag_, comm_, requests_);
+               src, tags_.sizes, comm_, requests_);
     }
     for (std::size_t k = first; k < last; ++k) {
       for (std::size_t i : schedule_[k].positions) {
@@ -464,12 +465,12 @@ RadixSent VectorRadixExchange::run_planned(const std::byte* send_base, std::byte
     }
     for (std::size_t k = first; k < last; ++k) {
       const int src = static_cast<int>((rank_ + procs_ - schedule_[k].distance) % procs_);
-      requests_.irecv(recv_into_[k - first], planned_[k].recv_bytes, src, tag_ + 1, comm_);
+      requests_.irecv(recv_into_[k - first], planned_[k].recv_bytes, src, tags_.payload, comm_);
     }
     for (std::size_t k = first; k < last; ++k) {
       const PlannedRound& r = planned_[k];
       const int dst = static_cast<int>((rank_ + schedule_[k].distance) % procs_);
-      requests_.isend(send_from_[k - first], r.send_bytes, dst, tag_ + 1, comm_);
+      requests_.isend(send_from_[k - first], r.send_bytes, dst, tags_.payload, comm_);
       sent.rounds += 1;
       sent.messages += r.send_bytes > 0;
       sent.elements += schedule_[k].positions.size();
@@ -559,12 +560,5 @@ std::unique_ptr<ExchangeImpl> make_vector_radix_exchange(const Context& ctx, std
   return std::make_unique<VectorRadixPerCall>(ctx, radix, window);
 }
 
-std::size_t global_max_count(const Context& ctx) {
-  unsigned long long most = 0;
-  for (std::size_t count : ctx.layout.send_counts)
-    most = std::max<unsigned long long>(most, count);
-  MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, ctx.comm);
-  return static_cast<std::size_t>(most);
-}
 
 }  // namespace a2a::detail

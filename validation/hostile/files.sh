@@ -2,7 +2,7 @@
 # files.sh A2A INTERPOSER PROGRAM MPIEXEC... : hostile files and concurrent runs, as users make
 # them. Each case must end with a clear error naming the file (exit 2) or the right result, never
 # a crash, a hang or lost results:
-#   - a selection table nested 100,000 deep: auto:table= refuses it; through A2A_AUTO_TABLE a
+#   - a selection table nested 100,000 deep: auto:table= refuses it; through A2A_TUNING a
 #     preloaded program (PROGRAM, plain MPI) warns and goes on with the MPI library's calls;
 #   - decks nested 100,000 deep (backends) and 50,000 deep (an inline table), even --dry-run;
 #   - a deck whose experiment name holds a NUL character;
@@ -43,14 +43,14 @@ python3 -c "print('{\"uniform\": ' + '[' * 100000 + ']' * 100000 + '}')" > "$wor
 expect_refusal "deep selection table: auto:table=" "nest 100001 deep" -- \
   "${launch[@]}" -np 2 "$a2a" bench --algorithms "auto:table=$work/deep.json" --sizes 8 --iters 1
 out=$(timeout 120 "${launch[@]}" -np 2 $(env_flag LD_PRELOAD "${LD_PRELOAD:+$LD_PRELOAD:}$interposer") \
-  $(env_flag A2A_ALLTOALL auto) $(env_flag A2A_AUTO_TABLE "$work/deep.json") "$program" 20 2>&1)
+  $(env_flag A2A_ALLTOALL auto) $(env_flag A2A_TUNING "$work/deep.json") "$program" 20 2>&1)
 code=$?
 if [ $code -eq 0 ] && printf '%s\n' "$out" | grep -q "warning: A2A_ALLTOALL=auto is not used" &&
    printf '%s\n' "$out" | grep -q " 0 failed"; then
-  ok "deep selection table through A2A_AUTO_TABLE: a warning, the MPI library's calls"
+  ok "deep selection table through A2A_TUNING: a warning, the MPI library's calls"
 else
   printf '%s\n' "$out" | tail -5
-  bad "deep selection table through A2A_AUTO_TABLE (exit $code)"
+  bad "deep selection table through A2A_TUNING (exit $code)"
 fi
 
 python3 - "$work" << 'PY'

@@ -1,6 +1,6 @@
 // auto: picks a backend per (kind, P, bytes) from a selection table kept as data (JSON):
-// alltoall/tuning/default.json is compiled in; auto:table=FILE or A2A_AUTO_TABLE=FILE replaces
-// it (A2A_TUNING=FILE too, the name `a2a tune` documents). Rules are tried in order; the first
+// alltoall/tuning/default.json is compiled in; auto:table=FILE or A2A_TUNING=FILE replaces
+// it. Rules are tried in order; the first
 // whose bounds hold (P, bytes, and ranks per node where a rule names it) and whose backend
 // applies to this exchange wins, so a hierarchical backend that does not fit P falls through
 // cleanly. A table `a2a tune` wrote has rules for the P it measured and a fitted cost model:
@@ -370,10 +370,8 @@ std::uint64_t table_count(const Context& ctx, const nlohmann::json& value, const
 }
 
 std::string selection_table_from_environment() {
-  for (const char* name : {"A2A_TUNING", "A2A_AUTO_TABLE"}) {
-    if (const char* env = std::getenv(name); env != nullptr && *env != '\0') return env;
-  }
-  return {};
+  const char* env = std::getenv("A2A_TUNING");
+  return env != nullptr ? env : "";
 }
 
 AlgorithmInfo describe_auto() {

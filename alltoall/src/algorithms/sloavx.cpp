@@ -81,6 +81,7 @@ class Sloavx {
       children_.push_back(local_ + step);
     }
     requests_.reserve(2 * (children_.size() + 1) * 4);
+    up_words_.resize(children_.size());
     if (local_ == 0) {
       leaders_ = std::make_unique<VectorRadixExchange>(topo_.port_comm(), node_, n_, radix, window,
                                                        tag::sloavx_leaders);
@@ -123,17 +124,19 @@ class Sloavx {
     }
     wait(c);
   }
-  // Bare notifications: the subtree is done (up) / the leader is done (down).
+  // Notifications, one word each (Requests sends no empty message): the subtree is done (up) /
+  // the leader is done (down).
   void notify_up(Counters& c) {
     const MPI_Comm node = topo_.node_comm();
-    for (std::size_t child : children_) {
-      MPI_Recv(nullptr, 0, MPI_BYTE, static_cast<int>(child), tag::sloavx_up, node,
-               MPI_STATUS_IGNORE);
-      c.waits += 1;
+    for (std::size_t k = 0; k < children_.size(); ++k) {
+      requests_.irecv(&up_words_[k], sizeof(int), static_cast<int>(children_[k]), tag::sloavx_up,
+                      node);
     }
+    wait(c);
     if (parent_ >= 0) {
-      MPI_Send(nullptr, 0, MPI_BYTE, parent_, tag::sloavx_up, node);
+      requests_.isend(&done_, sizeof done_, parent_, tag::sloavx_up, node);
       sent(c);
+      wait(c);
     }
   }
   // The leader's word travels down: 0, or 1 when its exchange failed (the node's ranks then
@@ -141,13 +144,14 @@ class Sloavx {
   int notify_down(Counters& c, int failed = 0) {
     const MPI_Comm node = topo_.node_comm();
     if (parent_ >= 0) {
-      MPI_Recv(&failed, 1, MPI_INT, parent_, tag::sloavx_down, node, MPI_STATUS_IGNORE);
-      c.waits += 1;
+      requests_.irecv(&failed, sizeof failed, parent_, tag::sloavx_down, node);
+      wait(c);
     }
     for (std::size_t child : children_) {
-      MPI_Send(&failed, 1, MPI_INT, static_cast<int>(child), tag::sloavx_down, node);
+      requests_.isend(&failed, sizeof failed, static_cast<int>(child), tag::sloavx_down, node);
       sent(c);
     }
+    wait(c);
     return failed;
   }
 
@@ -224,6 +228,8 @@ class Sloavx {
   }
 
   NodeTopology topo_;
+  std::vector<int> up_words_;  // the children's "done" words
+  int done_ = 0;
   std::size_t procs_, q_, n_, local_, node_;
   std::size_t subtree_ = 1;
   int parent_ = -1;

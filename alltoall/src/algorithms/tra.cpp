@@ -61,11 +61,6 @@ std::unique_ptr<PlanImpl> make_tra_plan(const Context& ctx, std::size_t radix, s
   return std::make_unique<TraPlan>(ctx, radix, window);
 }
 
-std::size_t resolved_window(const Context& ctx) {
-  const std::string& value = ctx.resolved_value("window");
-  return value == "all" ? 0 : std::stoull(value);
-}
-
 AlgorithmInfo describe_tra() {
   AlgorithmInfo info;
   info.name = "tra";

@@ -20,7 +20,7 @@ nlohmann::json read_selection_table(const Context& ctx, const std::string& table
 // A count in a selection table (a JSON unsigned integer), else a clear error through ctx.
 std::uint64_t table_count(const Context& ctx, const nlohmann::json& value, const std::string& key,
                           const std::string& origin);
-// A2A_TUNING, else A2A_AUTO_TABLE, when set and not empty; else "".
+// A2A_TUNING (the one variable that names a selection table), or "" where unset or empty.
 std::string selection_table_from_environment();
 
 // Tuning candidates NAME:r=2 and, when ceil(sqrt P) is not 2, NAME:r=ceil(sqrt P) (+ suffix).

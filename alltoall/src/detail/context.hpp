@@ -62,6 +62,8 @@ ParamInfo ranks_per_node_info();
 ParamInfo radix_param_info();
 // The `window` parameter of the radix family (rounds of one digit in flight at once).
 ParamInfo window_param_info();
+// The resolved `window` parameter (after window_param): rounds in flight, 0 = all of a digit.
+std::size_t resolved_window(const Context& ctx);
 // Build time: the topology for the resolved `q` (collective), the real placement for
 // q=node (then q is resolved to the real Q). Fails, on every rank, if hierarchical
 // algorithms cannot use it.

@@ -85,6 +85,8 @@ std::unique_ptr<ExchangeState> make_exchange_state(std::string_view spec, MPI_Co
 
 // The largest per-peer count of this call over all ranks: one 8-byte MPI_Allreduce (MAX).
 std::size_t global_max_count(MPI_Comm comm, const std::size_t* counts, int procs);
+// The same over a fixed layout's send counts (ctx.layout, collective over ctx.comm).
+std::size_t global_max_count(const Context& ctx);
 
 // Counts and displacements whose sums do not fit: a block past the end of memory (a count of
 // (size_t)-1, a negative number through an unsigned type). "" when every block ends below 2^63.

@@ -88,7 +88,5 @@ class RadixExchange {
 
 // TRA with initial rotation, the schedule above, and final rotation (used by `tra`, `bruck`).
 std::unique_ptr<PlanImpl> make_tra_plan(const Context& ctx, std::size_t radix, std::size_t window);
-// The resolved `window` parameter: rounds in flight, 0 = all of a digit.
-std::size_t resolved_window(const Context& ctx);
 
 }  // namespace a2a::detail

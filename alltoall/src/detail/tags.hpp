@@ -10,10 +10,15 @@ inline constexpr int tra = 4343;             // TRA's rounds
 inline constexpr int tra_modified = 4444;    // modified Bruck's rounds
 inline constexpr int tra2_intra = 4545;      // TRA2 within a node
 inline constexpr int tra2_inter = 4546;      // TRA2 between nodes
-inline constexpr int vector_radix = 4646;    // the vector radix engine (tra_v, sloav)
+// The vector radix engine (tra_v, sloav, SLOAVx's leaders) sends three kinds of message per
+// round: each protocol that runs it has its own three tags.
+struct VectorRadixTags {
+  int sizes, payload, wide_sizes;  // sizes below 4 GiB, the blocks, sizes past 4 GiB
+};
+inline constexpr VectorRadixTags vector_radix = {4646, 4647, 4648};  // tra_v, sloav
 inline constexpr int sloavx_up = 4747;       // SLOAVx's sweeps up the node's tree
 inline constexpr int sloavx_down = 4748;     // ... and down
-inline constexpr int sloavx_leaders = 4750;  // SLOAVx's leaders' SLOAV
+inline constexpr VectorRadixTags sloavx_leaders = {4750, 4751, 4752};  // SLOAVx's leaders' SLOAV
 inline constexpr int padded = 4848;          // padded_bruck_v's TRA rounds
 
 }  // namespace a2a::detail::tag

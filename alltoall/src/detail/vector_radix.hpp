@@ -23,6 +23,8 @@
 // Rounds of one digit can be in flight together (`window`, see radix.hpp).
 #pragma once
 
+#include "detail/tags.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -49,7 +51,7 @@ class VectorRadixExchange {
   };
 
   VectorRadixExchange(MPI_Comm comm, std::size_t rank, std::size_t procs, std::size_t radix,
-                      std::size_t window, int tag);
+                      std::size_t window, tag::VectorRadixTags tags);
 
   // Per call. input[i]: the element for rank (rank + i) mod P; output[i]: where the element
   // from rank (rank - i) mod P goes and its expected length. The whole exchange always runs
@@ -97,7 +99,7 @@ class VectorRadixExchange {
 
   MPI_Comm comm_;
   std::size_t rank_, procs_;
-  int tag_;
+  tag::VectorRadixTags tags_;
   std::vector<RadixRound> schedule_;
   std::vector<std::pair<std::size_t, std::size_t>> windows_;
   std::size_t most_window_rounds_ = 1;
@@ -131,7 +133,5 @@ std::unique_ptr<PlanImpl> make_vector_radix_plan(const Context& ctx, std::size_t
 std::unique_ptr<ExchangeImpl> make_vector_radix_exchange(const Context& ctx, std::size_t radix,
                                                          std::size_t window);
 
-// The largest per-peer count of any rank of a fixed layout (collective over ctx.comm).
-std::size_t global_max_count(const Context& ctx);
 
 }  // namespace a2a::detail
