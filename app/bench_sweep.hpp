@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "a2a/alltoall.hpp"
-#include "commands.hpp"
+#include "core/session.hpp"
 
 namespace a2a::app {
 

@@ -194,4 +194,19 @@ Runner setup_fft(CLI::App& app, const Session& session) {
   };
 }
 
+void add_planning_options(CLI::App& command, std::string& fftw_plan, std::string& wisdom) {
+  command
+      .add_option("--fftw-plan", fftw_plan,
+                  "FFTW's planner: measure (the fast plans, timed once per machine: the "
+                  "wisdom cache keeps them), estimate (no timing, slower plans), patient, or "
+                  "wisdom-only (plans only from --wisdom FILE)")
+      ->check(CLI::IsMember({"estimate", "measure", "patient", "wisdom-only"}))
+      ->capture_default_str();
+  command
+      .add_option("--wisdom", wisdom,
+                  "FFTW wisdom kept across runs: auto (this machine's cache, ~/.cache/a2a), "
+                  "none, or FILE (FILE and FILE.float; a2a's chosen local ways in FILE.ways)")
+      ->capture_default_str();
+}
+
 }  // namespace a2a::app

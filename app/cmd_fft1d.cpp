@@ -36,7 +36,7 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
   sub->add_option("--backend,-b", s->backend, "backend spec of the three transposes");
   sub->add_option("--check", s->check, "serial (vs serial FFTW) or none")
       ->check(CLI::IsMember({"serial", "none"}));
-  fft::add_planning_options(*sub, s->fftw_plan, s->wisdom);
+  add_planning_options(*sub, s->fftw_plan, s->wisdom);
   sub->add_option("--baseline", s->baseline,
                   "fftw-mpi: also run FFTW's MPI 1D transform on the same input, in natural order "
                   "(like for like: the headline ratio) and scrambled (its fastest form); "

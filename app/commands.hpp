@@ -13,14 +13,9 @@
 #include <functional>
 #include <string>
 
-namespace a2a::app {
+#include "core/session.hpp"
 
-struct Session {
-  MPI_Comm comm = MPI_COMM_WORLD;
-  int rank = 0;
-  int procs = 1;
-  bool root() const { return rank == 0; }
-};
+namespace a2a::app {
 
 using Runner = std::function<int()>;
 
@@ -34,18 +29,7 @@ Runner setup_run(CLI::App& app, const Session& session);
 Runner setup_tune(CLI::App& app, const Session& session);
 Runner setup_pingpong(CLI::App& app, const Session& session);
 
-// Runs body between an untimed barrier and the slowest rank's clock: microseconds.
-template <typename Body>
-double slowest_us(MPI_Comm comm, Body&& body) {
-  MPI_Barrier(comm);
-  const double t0 = MPI_Wtime();
-  body();
-  double elapsed = MPI_Wtime() - t0;
-  MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm);
-  return elapsed * 1e6;
-}
-
-// "MIN:MAX" (powers of two from MIN to MAX; MIN = 0 adds 0 first) or "a,b,c". Throws a2a::Error.
-std::vector<std::size_t> parse_sizes(const std::string& text);
+// --fftw-plan and --wisdom, as `a2a fft` and `a2a fft1d` take them (cmd_fft.cpp).
+void add_planning_options(CLI::App& command, std::string& fftw_plan, std::string& wisdom);
 
 }  // namespace a2a::app

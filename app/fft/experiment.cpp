@@ -7,7 +7,7 @@
 #include <memory>
 #include <type_traits>
 
-#include "commands.hpp"
+#include "core/session.hpp"
 #include "core/records.hpp"
 #include "core/stats.hpp"
 #include "fft/baseline.hpp"

@@ -20,7 +20,6 @@
 #include "a2a/agree.hpp"
 #include "a2a/error.hpp"
 #include "a2a/text_file.hpp"
-#include "commands.hpp"  // CLI11, kept clear of SimGrid's exit macro
 #include "core/files.hpp"
 #include "fft/ways.hpp"
 
@@ -157,21 +156,6 @@ unsigned fftw_flags_of(const std::string& plan) {
   if (plan == "patient") return FFTW_PATIENT;
   if (plan == "wisdom-only") return FFTW_MEASURE | FFTW_WISDOM_ONLY;
   return FFTW_ESTIMATE;
-}
-
-void add_planning_options(CLI::App& command, std::string& fftw_plan, std::string& wisdom) {
-  command
-      .add_option("--fftw-plan", fftw_plan,
-                  "FFTW's planner: measure (the fast plans, timed once per machine: the "
-                  "wisdom cache keeps them), estimate (no timing, slower plans), patient, or "
-                  "wisdom-only (plans only from --wisdom FILE)")
-      ->check(CLI::IsMember({"estimate", "measure", "patient", "wisdom-only"}))
-      ->capture_default_str();
-  command
-      .add_option("--wisdom", wisdom,
-                  "FFTW wisdom kept across runs: auto (this machine's cache, ~/.cache/a2a), "
-                  "none, or FILE (FILE and FILE.float; a2a's chosen local ways in FILE.ways)")
-      ->capture_default_str();
 }
 
 std::string wisdom_cache_path() {

@@ -20,10 +20,6 @@
 
 #include <string>
 
-namespace CLI {
-class App;
-}
-
 namespace a2a::fft {
 
 class Wisdom {
@@ -54,7 +50,6 @@ std::string wisdom_cache_path();
 // from the wisdom: an error, on every rank, where the wisdom lacks one, instead of planning).
 unsigned fftw_flags_of(const std::string& plan);
 
-// --fftw-plan and --wisdom, as a2a fft and a2a fft1d take them.
-void add_planning_options(CLI::App& command, std::string& fftw_plan, std::string& wisdom);
+
 
 }  // namespace a2a::fft

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "commands.hpp"
+#include "core/session.hpp"
 #include "run/deck.hpp"
 #include "run/progress.hpp"
 

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "commands.hpp"
+#include "core/session.hpp"
 
 namespace a2a::app {
 
