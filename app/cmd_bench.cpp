@@ -41,7 +41,7 @@ template <typename Options>
 void write_results(const Session& session, io::ResultsWriter* writer, const Options& opt,
                    const BenchConfig& config, const BenchResult& result) {
   io::on_root_agreed(session.comm, [&] {
-    const std::string group = "/experiments/00-bench";
+    const std::string group = io::ResultsWriter::experiment_group(0, "bench");
     writer->attributes(group, {{"type", "bench"},
                                {"name", "bench"},
                                {"backends", opt.algorithms},
@@ -52,13 +52,12 @@ void write_results(const Session& session, io::ResultsWriter* writer, const Opti
                                {"warmup", config.warmup},
                                {"check", config.check}});
     for (std::size_t i = 0; i < result.series.size(); ++i) {
-      char index[32];
-      std::snprintf(index, sizeof index, "/series/%03zu", i);
+      const std::string series = io::ResultsWriter::series_group(group, i);
       nlohmann::json record = result.series[i].record;
       record["experiment"] = "bench";
       record["type"] = "bench";
-      writer->attributes(group + index, record);
-      writer->dataset(group + index + "/times_us", result.series[i].times_us);
+      writer->attributes(series, record);
+      writer->dataset(series + "/times_us", result.series[i].times_us);
     }
     writer->attributes("/", {{"completed", true}, {"experiments_completed", 1}});
     writer->commit();

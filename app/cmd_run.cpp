@@ -41,13 +41,6 @@ std::string default_output(const std::string& deck_file) {
   return "results/" + std::filesystem::path(deck_file).stem().string() + "-" + stamp + ".h5";
 }
 
-#ifdef A2A_WITH_HDF5
-std::string experiment_group(std::size_t index, const Experiment& e) {
-  char prefix[32];
-  std::snprintf(prefix, sizeof prefix, "%02zu-", index);
-  return "/experiments/" + std::string(prefix) + e.name;
-}
-#endif
 
 #ifdef A2A_WITH_HDF5
 // What rank 0 says when a signal stops the run (core/files.hpp: the handler also removes a
@@ -158,12 +151,10 @@ Runner setup_run(CLI::App& app, const Session& session) {
 #ifdef A2A_WITH_HDF5
       if (output != "none") {
         io::on_root_agreed(session.comm, [&] {
-          const std::string group = experiment_group(i, e);
+          const std::string group = io::ResultsWriter::experiment_group(i, e.name);
           writer->attributes(group, e.params);
           for (std::size_t s = 0; s < r.outputs.size(); ++s) {
-            char index[32];
-            std::snprintf(index, sizeof index, "%03zu", s);
-            const std::string series = group + "/series/" + index;
+            const std::string series = io::ResultsWriter::series_group(group, s);
             writer->attributes(series, r.outputs[s].record);
             for (const auto& [name, values] : r.outputs[s].datasets)
               writer->dataset(series + "/" + name, values);

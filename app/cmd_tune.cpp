@@ -556,18 +556,16 @@ Runner setup_tune(CLI::App& app, const Session& session) {
       std::map<std::string, std::string> groups;
       for (const Measured& m : tuner.measured()) {
         if (groups.count(m.group) == 0) {
-          char prefix[32];
-          std::snprintf(prefix, sizeof prefix, "/experiments/%02zu-", experiment++);
-          groups[m.group] = prefix + m.group;
+          groups[m.group] = io::ResultsWriter::experiment_group(experiment++, m.group);
           writer->attributes(groups[m.group], {{"type", "bench"}, {"name", m.group}});
         }
-        char index[32];
-        std::snprintf(index, sizeof index, "/series/%03zu", counts[m.group]++);
+        const std::string series =
+            io::ResultsWriter::series_group(groups[m.group], counts[m.group]++);
         nlohmann::json record = m.series.record;
         record["experiment"] = m.group;
         record["type"] = "bench";
-        writer->attributes(groups[m.group] + index, record);
-        writer->dataset(groups[m.group] + index + "/times_us", m.series.times_us);
+        writer->attributes(series, record);
+        writer->dataset(series + "/times_us", m.series.times_us);
       }
       writer->attributes("/", {{"completed", true}, {"experiments_completed", experiment}});
       writer->commit();

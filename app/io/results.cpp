@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <vector>
@@ -232,6 +233,18 @@ std::vector<std::string> children(hid_t file, const std::string& group) {
 }
 
 }  // namespace
+
+std::string ResultsWriter::experiment_group(std::size_t index, const std::string& name) {
+  char prefix[32];
+  std::snprintf(prefix, sizeof prefix, "/experiments/%02zu-", index);
+  return prefix + name;
+}
+
+std::string ResultsWriter::series_group(const std::string& experiment, std::size_t k) {
+  char index[32];
+  std::snprintf(index, sizeof index, "/series/%03zu", k);
+  return experiment + index;
+}
 
 std::vector<nlohmann::json> read_series_records(const std::string& path) {
   // Quiet: a file that is not HDF5 is our error message, not HDF5's stack trace.

@@ -36,6 +36,10 @@ class ResultsWriter {
   // Creates the group (and its parents) if needed and sets every scalar key of `attributes`;
   // arrays and objects are stored as their JSON text.
   void attributes(const std::string& group, const nlohmann::json& attributes);
+  // The layout's names, in this one place (docs/decks.md, "Results files"): experiment number
+  // `index` named NAME is the group /experiments/NN-NAME, its k-th series EXPERIMENT/series/NNN.
+  static std::string experiment_group(std::size_t index, const std::string& name);
+  static std::string series_group(const std::string& experiment, std::size_t k);
   void dataset(const std::string& path, const std::vector<double>& values);
   void dataset(const std::string& path, const std::vector<std::uint64_t>& values);
   // Writes the image (atomically replacing FILE). Throws a2a::Error naming the system error.
