@@ -81,12 +81,6 @@ std::string join(const std::vector<std::string>& specs) {
   return out;
 }
 
-bool agreed(MPI_Comm comm, bool root_says) {
-  int value = root_says ? 1 : 0;
-  MPI_Bcast(&value, 1, MPI_INT, 0, comm);
-  return value != 0;
-}
-
 std::string today() {
   char stamp[32];
   const std::time_t now = std::time(nullptr);
@@ -148,7 +142,7 @@ class Tuner {
     const int coarse_iters = std::min(opt_.iters, std::max(3, opt_.iters / 4));
     const int coarse_warmup = std::min(opt_.warmup, 1);
     for (std::size_t s : coarse_sizes) {
-      if (agreed(session_.comm, now() > deadline)) {
+      if (root_decides(session_.comm, now() > deadline)) {
         note("budget spent during the coarse pass: sizes from " + std::to_string(s) +
              " B on not measured (" + to_string(kind) + ")");
         break;
@@ -183,7 +177,7 @@ class Tuner {
           estimate_us += m.median_us * (opt_.iters + opt_.warmup);
         }
       }
-      if (agreed(session_.comm, now() + 1.5 * estimate_us * 1e-6 > deadline)) {
+      if (root_decides(session_.comm, now() + 1.5 * estimate_us * 1e-6 > deadline)) {
         unrefined_[to_string(kind)].push_back(s);
         continue;
       }
@@ -521,11 +515,7 @@ Runner setup_tune(CLI::App& app, const Session& session) {
                           {"unrefined_sizes", tuner.unrefined_},
                           {"notes", tuner.notes()}};
     {
-      char name[MPI_MAX_LIBRARY_VERSION_STRING];
-      int length = 0;
-      MPI_Get_library_version(name, &length);
-      std::string lib(name, static_cast<std::size_t>(length));
-      run["mpi_library"] = lib.substr(0, lib.find_first_of("\n,"));
+      run["mpi_library"] = mpi_library_name();
       char host[256] = {};
       gethostname(host, sizeof host - 1);
       run["machine"] = host;

@@ -281,3 +281,18 @@ void a2a::require_intracommunicator(MPI_Comm comm, const char* what) {
 std::string a2a::agree_on_error(MPI_Comm comm, const std::string& local_error) {
   return detail::agree_on_error(comm, local_error);
 }
+
+std::string a2a::root_value(MPI_Comm comm, const std::string& mine) {
+  std::string root = mine;
+  unsigned long long length = root.size();
+  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  root.resize(length);
+  MPI_Bcast(root.data(), static_cast<int>(length), MPI_CHAR, 0, comm);
+  return root;
+}
+
+bool a2a::root_decides(MPI_Comm comm, bool mine) {
+  int value = mine ? 1 : 0;
+  MPI_Bcast(&value, 1, MPI_INT, 0, comm);
+  return value != 0;
+}

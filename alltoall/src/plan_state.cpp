@@ -188,11 +188,7 @@ std::string validate(std::string_view text, Context& ctx) {
 // Ranks that resolved different backends or shapes would deadlock: every rank compares what it
 // resolved with rank 0, and the first rank that differs names both.
 static std::string compare_with_root(MPI_Comm comm, int rank, const std::string& mine) {
-  std::string root = mine;
-  unsigned long long length = root.size();
-  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
-  root.resize(length);
-  MPI_Bcast(root.data(), static_cast<int>(length), MPI_CHAR, 0, comm);
+  const std::string root = root_value(comm, mine);
   if (root == mine) return {};
   return "ranks disagree on the backend or exchange shape: rank 0 has '" + root + "', rank " +
          std::to_string(rank) + " has '" + mine + "'";

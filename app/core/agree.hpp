@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 
+#include "a2a/agree.hpp"
 #include "a2a/error.hpp"
 
 namespace a2a::app {
@@ -18,22 +19,14 @@ inline void on_root_agreed(MPI_Comm comm, const std::function<void()>& work) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   std::string why;
-  int ok = 1;
   if (rank == 0) {
     try {
       work();
     } catch (const std::exception& e) {
-      ok = 0;
-      why = e.what();
+      why = *e.what() != '\0' ? e.what() : "failed";
     }
   }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
-  if (ok) return;
-  unsigned long long length = why.size();
-  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
-  why.resize(length);
-  MPI_Bcast(why.data(), static_cast<int>(length), MPI_CHAR, 0, comm);
-  throw Error(why);
+  if (const std::string agreed = agree_on_error(comm, why); !agreed.empty()) throw Error(agreed);
 }
 
 }  // namespace a2a::app

@@ -18,12 +18,25 @@
 
 namespace a2a::app {
 
+std::string mpi_library_version() {
+  char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(library, &length);
+  std::string lib(library);
+  while (!lib.empty() && (lib.back() == '\n' || lib.back() == ' '))
+    lib.pop_back();
+  return lib;
+}
+
+std::string mpi_library_name() {
+  const std::string lib = mpi_library_version();
+  return lib.substr(0, lib.find_first_of("\n,"));
+}
+
 nlohmann::json run_metadata(const Session& session, const std::string& deck_file,
                             const std::string& deck_title, const std::string& deck_text,
                             const std::string& command_line) {
-  char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
   int length = 0, major = 0, minor = 0;
-  MPI_Get_library_version(library, &length);
   MPI_Get_version(&major, &minor);
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   MPI_Get_processor_name(host, &length);
@@ -46,9 +59,6 @@ nlohmann::json run_metadata(const Session& session, const std::string& deck_file
   const std::time_t now = std::time(nullptr);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  std::string lib(library);
-  while (!lib.empty() && (lib.back() == '\n' || lib.back() == ' '))
-    lib.pop_back();
   nlohmann::json m = {{"format", "a2a-results-1"},
                       {"deck", deck_file},
                       {"deck_title", deck_title},
@@ -60,7 +70,7 @@ nlohmann::json run_metadata(const Session& session, const std::string& deck_file
                       {"ranks_per_node_max", per_node[0]},
                       {"ranks_per_node_min", -per_node[1]},
                       {"hostnames", host_list},
-                      {"mpi_library", lib},
+                      {"mpi_library", mpi_library_version()},
                       {"mpi_version", std::to_string(major) + "." + std::to_string(minor)},
                       {"a2a_version", A2A_VERSION},
                       {"git_commit", A2A_GIT_COMMIT},

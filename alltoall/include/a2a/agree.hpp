@@ -13,6 +13,11 @@ namespace a2a {
 // rank has one.
 std::string agree_on_error(MPI_Comm comm, const std::string& local_error);
 
+// Collective over comm: rank 0's value on every rank (a decision one rank makes for all, such as
+// a deadline read from its clock, or what every rank must match).
+std::string root_value(MPI_Comm comm, const std::string& mine);
+bool root_decides(MPI_Comm comm, bool mine);
+
 // Local, and the same on every rank of a collective call: throws a2a::Error, naming `what`,
 // where comm cannot carry a2a's collectives: MPI not initialized or already finalized,
 // MPI_COMM_NULL, or an inter-communicator (its collectives join two groups, which a2a's
