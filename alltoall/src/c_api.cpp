@@ -13,7 +13,7 @@
 #include "a2a/c_status.hpp"
 #include "a2a/model.hpp"
 #include "a2a/registry.hpp"
-#include "detail/p2p.hpp"
+#include "detail/messages.hpp"
 
 struct a2a_plan_s {
   a2a::Plan plan;

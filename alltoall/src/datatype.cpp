@@ -6,7 +6,7 @@
 #include <string>
 
 #include "a2a/error.hpp"
-#include "detail/p2p.hpp"
+#include "detail/messages.hpp"
 
 #include <mutex>
 

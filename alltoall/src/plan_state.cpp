@@ -14,7 +14,7 @@
 #include "a2a/spec.hpp"
 #include "detail/datatype.hpp"
 #include "detail/mpi_entry.hpp"
-#include "detail/p2p.hpp"
+#include "detail/messages.hpp"
 #include "detail/plan.hpp"
 
 namespace a2a {

@@ -32,7 +32,7 @@
 #include "a2a/topology.hpp"
 #include "a2a_default_tuning.hpp"
 #include "detail/algorithms.hpp"
-#include "detail/p2p.hpp"
+#include "detail/messages.hpp"
 #include "detail/plan.hpp"
 #include "detail/vector_radix.hpp"
 

@@ -30,7 +30,7 @@
 #include "detail/algorithms.hpp"
 #include "detail/context.hpp"
 #include "detail/mpi_entry.hpp"
-#include "detail/p2p.hpp"
+#include "detail/messages.hpp"
 #include "detail/plan_impl.hpp"
 #include "detail/shared_areas.hpp"
 

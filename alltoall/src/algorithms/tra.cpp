@@ -15,7 +15,7 @@
 #include "a2a/buffer.hpp"
 #include "a2a/spec.hpp"
 #include "detail/algorithms.hpp"
-#include "detail/p2p.hpp"
+#include "detail/messages.hpp"
 #include "detail/radix.hpp"
 #include "detail/tags.hpp"
 

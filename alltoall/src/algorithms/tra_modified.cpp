@@ -14,7 +14,7 @@
 
 #include "a2a/spec.hpp"
 #include "detail/algorithms.hpp"
-#include "detail/p2p.hpp"
+#include "detail/messages.hpp"
 #include "detail/radix.hpp"
 #include "detail/tags.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "a2a/error.hpp"
 #include "detail/context.hpp"
-#include "detail/p2p.hpp"
+#include "detail/messages.hpp"
 #include "detail/plan_impl.hpp"
 #include "detail/tags.hpp"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "a2a/error.hpp"
-#include "detail/p2p.hpp"
+#include "detail/messages.hpp"
 
 namespace a2a::detail {
 

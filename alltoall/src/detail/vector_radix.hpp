@@ -33,7 +33,7 @@
 
 #include "a2a/buffer.hpp"
 #include "detail/context.hpp"
-#include "detail/p2p.hpp"
+#include "detail/messages.hpp"
 #include "detail/plan_impl.hpp"
 #include "detail/radix.hpp"
 

@@ -1,4 +1,4 @@
-#include "detail/p2p.hpp"
+#include "detail/messages.hpp"
 
 #include <algorithm>
 #include <climits>

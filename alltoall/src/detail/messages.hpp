@@ -1,6 +1,6 @@
-// Point-to-point helpers with std::size_t byte counts. MPI counts are int, so a message above
-// max_message_bytes() travels as several messages with the same tag, which MPI's non-overtaking
-// rule delivers in order.
+// Messages with std::size_t byte counts (Requests, sendrecv), and failures agreed across ranks.
+// MPI counts are int, so a message above max_message_bytes() travels as several messages with
+// the same tag, which MPI's non-overtaking rule delivers in order.
 #pragma once
 
 #include <mpi.h>
