@@ -120,16 +120,30 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   // column panels (ColumnFfts) beside the whole y <-> x steps, and on each chunk's lines
   // (FFTW guru plans) when that step is pipelined.
   if (o.p2 > 1) {
-    make_step(zy_, row_, 0, 1, 0, o.chunks, o.backend, -1, 1, FFTW_FORWARD, planned);
-    make_step(yz_, row_, 1, 0, 0, o.chunks, o.backend, -1, o.r2c || o.chunks == 1 ? -1 : 0,
-              FFTW_BACKWARD, planned);
+    make_step(zy_, row_,
+              {.from = 0, .to = 1, .cut = 0, .before = {}, .after = 1, .sign = FFTW_FORWARD},
+              o.chunks, o.backend, planned);
+    // Backward, a pipelined c2c transforms z on each chunk as it arrives.
+    std::optional<int> z_after;
+    if (!o.r2c && o.chunks > 1) z_after = 0;
+    make_step(yz_, row_,
+              {.from = 1, .to = 0, .cut = 0, .before = {}, .after = z_after, .sign = FFTW_BACKWARD},
+              o.chunks, o.backend, planned);
   }
   const bool slab_y = o.p2 == 1 && !slab_2d_;  // a slab's y transform, beside y <-> x
   const bool x_in_chunks = o.chunks > 1 && !x_local;
   yx_.local = xy_.local = x_local;
-  make_step(yx_, col_, 1, 2, 2, o.chunks, second, slab_y ? 1 : -1, x_in_chunks ? 2 : -1,
-            FFTW_FORWARD, planned);
-  make_step(xy_, col_, 2, 1, 2, o.chunks, second, -1, slab_2d_ ? -1 : 1, FFTW_BACKWARD, planned);
+  std::optional<int> y_before, x_after, y_after;
+  if (slab_y) y_before = 1;
+  if (x_in_chunks) x_after = 2;
+  if (!slab_2d_) y_after = 1;
+  make_step(
+      yx_, col_,
+      {.from = 1, .to = 2, .cut = 2, .before = y_before, .after = x_after, .sign = FFTW_FORWARD},
+      o.chunks, second, planned);
+  make_step(xy_, col_,
+            {.from = 2, .to = 1, .cut = 2, .before = {}, .after = y_after, .sign = FFTW_BACKWARD},
+            o.chunks, second, planned);
   const Box& x_box = boxes_[2];
   const std::int64_t x_columns = x_box.extent(1) * x_box.extent(2);
   // The local ways timed at plan time are remembered with the wisdom (ways.hpp), by this key.
@@ -459,11 +473,11 @@ typename Fft3d<Real>::Lines Fft3d<Real>::plan_lines(const Box& b, int axis, int 
 // the transform of stage `before_stage` (on the source) and `after_stage` (on the destination)
 // on its lines (-1: none). One chunk is the whole transpose.
 template <typename Real>
-void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, int from, int to, int cut, int chunks,
-                            const std::string& backend, int before_stage, int after_stage, int sign,
-                            bool& planned) {
-  const Box& source = boxes_[static_cast<std::size_t>(from)];
-  const Box& target = boxes_[static_cast<std::size_t>(to)];
+void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, const StepShape& shape, int chunks,
+                            const std::string& backend, bool& planned) {
+  const Box& source = boxes_[static_cast<std::size_t>(shape.from)];
+  const Box& target = boxes_[static_cast<std::size_t>(shape.to)];
+  const int cut = shape.cut, sign = shape.sign;
   // Both boxes span the same range of `cut` (its ranks share it), so every rank of comm cuts
   // the same global chunks.
   const std::int64_t length = source.extent(cut);
@@ -476,13 +490,13 @@ void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, int from, int to, int cut
     within.hi[static_cast<std::size_t>(cut)] = source.lo[static_cast<std::size_t>(cut)] + hi;
     if (!step.local) step.parts.emplace_back(comm, source, target, within, sizeof(Complex), spec);
     // The transform of stage s runs along axis 2 - s.
-    if (before_stage >= 0) {
+    if (shape.before) {
       step.before.push_back(
-          plan_lines(source, 2 - before_stage, cut, lo, hi, sign, work0_.data(), planned));
+          plan_lines(source, 2 - *shape.before, cut, lo, hi, sign, work0_.data(), planned));
     }
-    if (after_stage >= 0) {
+    if (shape.after) {
       step.after.push_back(
-          plan_lines(target, 2 - after_stage, cut, lo, hi, sign, work0_.data(), planned));
+          plan_lines(target, 2 - *shape.after, cut, lo, hi, sign, work0_.data(), planned));
     }
   }
 }

@@ -28,6 +28,7 @@
 #include <array>
 #include <complex>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -132,9 +133,16 @@ class Fft3d {
   };
   Lines plan_lines(const Box& b, int axis, int cut, std::int64_t lo, std::int64_t hi, int sign,
                    Complex* data, bool& planned);
-  void make_step(Step& step, MPI_Comm comm, int from, int to, int cut, int chunks,
-                 const std::string& backend, int before_stage, int after_stage, int sign,
-                 bool& planned);
+  // What one step moves and transforms: boxes_[from] to boxes_[to], in chunks along axis
+  // `cut`; the transform of stage `before` runs on each chunk before it is sent, that of stage
+  // `after` once it has arrived (stage s: along axis 2 - s), in direction `sign`.
+  struct StepShape {
+    int from = 0, to = 0, cut = 0;
+    std::optional<int> before, after;
+    int sign = 0;
+  };
+  void make_step(Step& step, MPI_Comm comm, const StepShape& shape, int chunks,
+                 const std::string& backend, bool& planned);
   void run(const Lines& lines, Complex* array);
   // Returns where the output is: `out`, or with may_stay, the window it arrived in
   // (Redistribution::execute_in_window).
