@@ -123,59 +123,70 @@ Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out,
 
 Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out, const Box& within,
                                std::size_t element_bytes, std::string_view backend)
+    : Redistribution(comm, in, out, within, element_bytes, backend,
+                     agreed_pieces(comm, in, out, within, element_bytes)) {}
+
+Redistribution::Pieces Redistribution::agreed_pieces(MPI_Comm comm, const Box& in,
+                                                     const Box& out, const Box& within,
+                                                     std::size_t element_bytes) {
+  // Checked and agreed on before any arithmetic on the boxes: every rank throws alike.
+  require_intracommunicator(comm, "a2a::Redistribution");
+  std::string problem = element_bytes == 0 ? "element_bytes is 0" : "";
+  if (problem.empty()) problem = box_problem("input", in, element_bytes);
+  if (problem.empty()) problem = box_problem("output", out, element_bytes);
+  if (problem = agree_on_error(comm, problem); !problem.empty()) {
+    throw Error("a2a::Redistribution: " + problem);
+  }
+  Pieces pieces;
+  MPI_Comm_rank(comm, &pieces.rank);
+  const std::vector<Box> ins = all_boxes(comm, in), outs = all_boxes(comm, out);
+  const Box in_part = in.intersect(within), out_part = out.intersect(within);
+  std::size_t offset = 0;
+  for (const Box& b : outs) {
+    pieces.send.push_back({in_part.intersect(b), offset});
+    offset += static_cast<std::size_t>(pieces.send.back().box.count()) * element_bytes;
+  }
+  offset = 0;
+  for (const Box& b : ins) {
+    pieces.recv.push_back({out_part.intersect(b), offset});
+    offset += static_cast<std::size_t>(pieces.recv.back().box.count()) * element_bytes;
+  }
+  // The input boxes must not overlap, nor the output boxes (each rank checks its own against
+  // all others: O(P)); then every input element goes somewhere exactly once and every output
+  // element comes from somewhere exactly once iff the counts add up.
+  bool disjoint = true, same_within = true;
+  for (const Box& w : all_boxes(comm, within))
+    same_within = same_within && w == within;
+  for (std::size_t j = 0; j < ins.size(); ++j) {
+    if (j == static_cast<std::size_t>(pieces.rank)) continue;
+    disjoint = disjoint && in.intersect(ins[j]).empty() && out.intersect(outs[j]).empty();
+  }
+  std::int64_t sent = 0, received = 0;
+  for (const Piece& p : pieces.send)
+    sent += p.box.count();
+  for (const Piece& p : pieces.recv)
+    received += p.box.count();
+  int ok[2] = {same_within, disjoint && sent == in_part.count() && received == out_part.count()};
+  MPI_Allreduce(MPI_IN_PLACE, ok, 2, MPI_INT, MPI_LAND, comm);
+  if (!ok[0]) throw Error("a2a::Redistribution: the ranks gave different chunks (within)");
+  if (!ok[1]) {
+    throw Error(
+        "a2a::Redistribution: the input and output boxes do not cover the same indices exactly "
+        "once");
+  }
+  return pieces;
+}
+
+Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out, const Box& within,
+                               std::size_t element_bytes, std::string_view backend,
+                               Pieces pieces)
     : in_(in),
       out_(out),
       element_(element_bytes),
-      plan_([&]() {
-        // Checked and agreed on before any arithmetic on the boxes: every rank throws alike.
-        require_intracommunicator(comm, "a2a::Redistribution");
-        std::string problem = element_bytes == 0 ? "element_bytes is 0" : "";
-        if (problem.empty()) problem = box_problem("input", in, element_bytes);
-        if (problem.empty()) problem = box_problem("output", out, element_bytes);
-        if (problem = agree_on_error(comm, problem); !problem.empty()) {
-          throw Error("a2a::Redistribution: " + problem);
-        }
-        const std::vector<Box> ins = all_boxes(comm, in), outs = all_boxes(comm, out);
-        const Box in_part = in.intersect(within), out_part = out.intersect(within);
-        std::size_t offset = 0;
-        for (const Box& b : outs) {
-          send_pieces_.push_back({in_part.intersect(b), offset});
-          offset += static_cast<std::size_t>(send_pieces_.back().box.count()) * element_bytes;
-        }
-        offset = 0;
-        for (const Box& b : ins) {
-          recv_pieces_.push_back({out_part.intersect(b), offset});
-          offset += static_cast<std::size_t>(recv_pieces_.back().box.count()) * element_bytes;
-        }
-        // The input boxes must not overlap, nor the output boxes (each rank checks its own
-        // against all others: O(P)); then every input element goes somewhere exactly once and
-        // every output element comes from somewhere exactly once iff the counts add up.
-        int rank = 0;
-        MPI_Comm_rank(comm, &rank);
-        rank_ = rank;
-        bool disjoint = true, same_within = true;
-        for (const Box& w : all_boxes(comm, within))
-          same_within = same_within && w == within;
-        for (std::size_t j = 0; j < ins.size(); ++j) {
-          if (j == static_cast<std::size_t>(rank)) continue;
-          disjoint = disjoint && in.intersect(ins[j]).empty() && out.intersect(outs[j]).empty();
-        }
-        std::int64_t sent = 0, received = 0;
-        for (const Piece& p : send_pieces_)
-          sent += p.box.count();
-        for (const Piece& p : recv_pieces_)
-          received += p.box.count();
-        int ok[2] = {same_within,
-                     disjoint && sent == in_part.count() && received == out_part.count()};
-        MPI_Allreduce(MPI_IN_PLACE, ok, 2, MPI_INT, MPI_LAND, comm);
-        if (!ok[0]) throw Error("a2a::Redistribution: the ranks gave different chunks (within)");
-        if (!ok[1]) {
-          throw Error(
-              "a2a::Redistribution: the input and output boxes do not cover the same "
-              "indices exactly once");
-        }
-        return make_plan(comm, send_pieces_, recv_pieces_, element_bytes, backend, uniform_);
-      }()),
+      rank_(pieces.rank),
+      send_pieces_(std::move(pieces.send)),
+      recv_pieces_(std::move(pieces.recv)),
+      plan_(make_plan(comm, send_pieces_, recv_pieces_, element_bytes, backend, uniform_)),
       send_in_order_(in_place(in_, send_pieces_)),
       recv_in_order_(in_place(out_, recv_pieces_)),
       // A single-copy plan reads and writes the arrays itself (execute_direct): no buffers.

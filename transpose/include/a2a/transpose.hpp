@@ -149,6 +149,16 @@ class Redistribution {
     Box box;                 // the intersection, in global indices
     std::size_t offset = 0;  // in the send or receive buffer, bytes
   };
+  // Every rank's piece for and from every peer, with the arguments checked and agreed on
+  // first (collective): what the constructor builds the plan from.
+  struct Pieces {
+    int rank = 0;
+    std::vector<Piece> send, recv;
+  };
+  static Pieces agreed_pieces(MPI_Comm comm, const Box& in, const Box& out, const Box& within,
+                              std::size_t element_bytes);
+  Redistribution(MPI_Comm comm, const Box& in, const Box& out, const Box& within,
+                 std::size_t element_bytes, std::string_view backend, Pieces pieces);
   static Plan make_plan(MPI_Comm comm, const std::vector<Piece>& send,
                         const std::vector<Piece>& recv, std::size_t element_bytes,
                         std::string_view backend, bool& uniform);
@@ -163,7 +173,7 @@ class Redistribution {
 
   Box in_, out_;
   std::size_t element_;
-  int rank_ = 0;                                  // in comm (set while the plan is made)
+  int rank_ = 0;                                  // in comm
   std::vector<Piece> send_pieces_, recv_pieces_;  // one per peer, in rank order
   bool uniform_ = false;
   Plan plan_;
