@@ -248,7 +248,7 @@ BenchResult bench_sweep(const Session& session, const BenchConfig& config,
     }
     // Each round runs every backend once, in an order of its own (a permutation drawn from a
     // fixed seed, the same on every rank): a backend that slows its successor (shared_window's
-    // windows, say: 5-11% for the next one at 8 B-1 KiB on 4 ranks) then slows each alike.
+    // windows, say) then slows each alike.
     std::vector<std::size_t> order(entries.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::mt19937_64 shuffler(0x5eed);

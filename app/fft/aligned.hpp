@@ -1,6 +1,6 @@
 // Memory for the FFTs' arrays: 64-byte aligned, so that FFTW's 32-byte SIMD loads of complex
-// doubles never straddle a cache line (std::vector's large blocks start 16 bytes past a page:
-// FFTW's 128^3 in-place plan ran 4-7% slower there, same plan), and blocks of 2 MiB or more on
+// doubles never straddle a cache line (std::vector's large blocks start 16 bytes past a page,
+// where the same FFTW plan runs slower), and blocks of 2 MiB or more on
 // 2 MiB boundaries with transparent huge pages requested (passes that visit every row of a
 // block otherwise miss the TLB as often as they copy).
 #pragma once

@@ -22,8 +22,8 @@ Box matrix(std::pair<std::int64_t, std::int64_t> rows, std::pair<std::int64_t, s
 
 // Columns per panel: a panel of len rows stays within about 1 MiB (L2), up to 32 columns (the
 // gather reads 512 B of each row per visit), and at least four columns make each gathered run
-// one 64-byte cache line. Measured at N = 2^20 .. 2^24, P = 2: 32 columns at 1 MiB ran the
-// 2^22 transforms in 35-42 ms against 59-74 ms for 16 columns at 256 KiB, and tied elsewhere.
+// one 64-byte cache line (32-column panels within L2 timed faster than 16-column panels within
+// a quarter of it at the large sizes, and no slower at the others).
 std::int64_t panel_width(std::int64_t len, std::int64_t cols) {
   const std::int64_t fit = std::int64_t{65536} / std::max<std::int64_t>(len, 1);
   return std::clamp<std::int64_t>(std::min(fit, cols), std::min<std::int64_t>(4, cols), 32);

@@ -262,8 +262,8 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
     return p;
   };
   if (!o.r2c && whole_3d_) {
-    // In place on the caller's array after a copy: FFTW's 3D plans out of place ran the 128^3
-    // pair in 61 ms against 46 in place (this machine, MEASURE), more than the copy costs.
+    // In place on the caller's array after a copy: FFTW's out-of-place 3D plans are slower than
+    // its in-place ones by more than the copy costs (docs/records/2026-11-23-fft-series.md).
     entry_plan_ = whole(boxes_[0], FFTW_FORWARD, data, data);
     exit_plan_ = whole(boxes_[0], FFTW_BACKWARD, data, data);
   } else if (!o.r2c && slab_2d_) {

@@ -63,8 +63,8 @@ inline std::pair<int, int> square_grid(int procs) {
 // --decomp auto: a slab (P x 1) when every rank gets at least one plane in both slab layouts
 // (P <= n0 and P <= n1), else a pencil. The model: a slab moves the data once per direction (one
 // transpose among all P ranks), a pencil twice (two transposes among P1 and P2 ranks), and on
-// one node there is no network latency for the smaller pencil exchanges to save; measured
-// (docs/fft.md), 128^3 at P = 4: slab 1.02-1.04x FFTW-MPI's time, pencil 2x2 1.34-1.35x.
+// one node there is no network latency for the smaller pencil exchanges to save (the dated FFT
+// records compare both: docs/measurements.md).
 inline std::string resolve_decomp(const std::string& decomp, const std::array<std::int64_t, 3>& n,
                                   int procs) {
   if (decomp != "auto") return decomp;

@@ -6,7 +6,7 @@
 // node's blocks the same way (sloavx-logarithmic-alltoallv.md, section IV, "a modified Gatherv
 // into shared memory"); here every rank is its own leader. Point-to-point exchanges on one
 // node copy each byte twice (through a bounce buffer) or pin the peer's pages per message
-// (Open MPI's CMA, 2-4 GB/s here against 13 GB/s for memcpy); this copies with memcpy once.
+// (Open MPI's CMA, well below memcpy's bandwidth); this copies with memcpy once.
 // A caller that packs (a2a::Redistribution) writes its pieces straight into the peers' areas
 // (Plan::begin_direct), so the exchange itself moves nothing: pack, barrier, unpack. Or the
 // other way round (Plan::begin_pull): the caller's send data lives in a second window and each
