@@ -392,6 +392,158 @@ void write_text(const std::string& path, const std::string& text) {
   app::replace_file(path, text.data(), text.size(), "selection table");
 }
 
+// The table --update merges into (null: none), read and checked, and the output path proved
+// writable, before the first measurement.
+nlohmann::json table_to_update(const Session& session, const TuneOptions& opt) {
+  nlohmann::json existing;
+  on_root_agreed(session.comm, [&] {
+    if (opt.update && std::filesystem::exists(opt.output)) {
+      const std::string text = *read_text_file(opt.output, "--update");
+      if (const std::string deep = nesting_problem(text, false, "--update: " + opt.output);
+          !deep.empty()) {
+        throw Error(deep);
+      }
+      try {
+        existing = nlohmann::json::parse(text);
+      } catch (const std::exception& e) {
+        throw Error("--update: '" + opt.output + "' is not a JSON table: " + e.what());
+      }
+    }
+    write_text(opt.output, existing.is_null() ? "{}\n" : existing.dump(2) + "\n");
+  });
+  return existing;
+}
+
+// The raw results beside the table: a results file (T.h5, written as T.incomplete.h5 until
+// complete, so an interrupted tune leaves the last one whole), or without HDF5 (the smpi and
+// mpich presets) JSON lines as a2a bench --format json prints them (a2a model --fit reads both).
+class RawResults {
+ public:
+  RawResults(const Session& session, const TuneOptions& opt) : session_(session), opt_(opt) {
+#ifdef A2A_WITH_HDF5
+    const nlohmann::json metadata =
+        run_metadata(session, "", "a2a tune", "", "a2a tune --output " + opt.output);
+    on_root_agreed(session.comm, [&] {
+      writer_ = std::make_unique<io::ResultsWriter>(results_path(opt.output, ".incomplete.h5"));
+      nlohmann::json root = metadata;
+      root["completed"] = false;
+      writer_->attributes("/", root);
+      writer_->commit();
+    });
+#endif
+  }
+  void write(const std::vector<Measured>& measured) {
+#ifdef A2A_WITH_HDF5
+    on_root_agreed(session_.comm, [&] {
+      std::map<std::string, std::size_t> counts;
+      std::size_t experiment = 0;
+      std::map<std::string, std::string> groups;
+      for (const Measured& m : measured) {
+        if (groups.count(m.group) == 0) {
+          groups[m.group] = io::ResultsWriter::experiment_group(experiment++, m.group);
+          writer_->attributes(groups[m.group], {{"type", "bench"}, {"name", m.group}});
+        }
+        const std::string series =
+            io::ResultsWriter::series_group(groups[m.group], counts[m.group]++);
+        nlohmann::json record = m.series.record;
+        record["experiment"] = m.group;
+        record["type"] = "bench";
+        writer_->attributes(series, record);
+        writer_->dataset(series + "/times_us", m.series.times_us);
+      }
+      writer_->attributes("/", {{"completed", true}, {"experiments_completed", experiment}});
+      writer_->commit();
+      const std::string final_path = results_path(opt_.output, ".h5");
+      std::error_code ec;
+      std::filesystem::rename(writer_->path(), final_path, ec);
+      if (ec) {
+        throw Error(
+            "cannot rename '" + writer_->path() + "' to '" + final_path + "': " + ec.message(),
+            ErrorKind::resource);
+      }
+      std::cerr << "tune: raw results in " << final_path << std::endl;
+    });
+#else
+    on_root_agreed(session_.comm, [&] {
+      std::string lines;
+      for (const Measured& m : measured) {
+        nlohmann::json record = m.series.record;
+        record["experiment"] = m.group;
+        lines += record.dump() + "\n";
+      }
+      const std::string path = results_path(opt_.output, ".jsonl");
+      write_text(path, lines);
+      std::cerr << "tune: raw results in " << path << std::endl;
+    });
+#endif
+  }
+
+ private:
+  const Session& session_;
+  const TuneOptions& opt_;
+#ifdef A2A_WITH_HDF5
+  std::unique_ptr<io::ResultsWriter> writer_;
+#endif
+};
+
+// Both kinds measured (each an equal share of the budget left) into rules, random_auto's
+// thresholds and the fitted model: the table without its record. Rank 0 alone knows the
+// largest blocks; only its table is written.
+nlohmann::json measured_table(const Session& session, const TuneOptions& opt, Tuner& tuner,
+                              const std::vector<Kind>& kinds, const std::vector<std::size_t>& sizes,
+                              double budget, int ranks_per_node) {
+  nlohmann::json table = {{"uniform", nlohmann::json::array()},
+                          {"vector", nlohmann::json::array()}};
+  std::vector<tuning::Measurement> uniform;
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    const double deadline = tuner.now() + (budget - tuner.now()) / double(kinds.size() - k);
+    const auto measurements = tuner.as_selected(tuner.tune(kinds[k], sizes, deadline));
+    const auto winners = tuning::winners(measurements, opt.tie, opt.smooth);
+    table[to_string(kinds[k])] = tuning::rules(winners, session.procs, ranks_per_node);
+    if (kinds[k] == Kind::uniform) uniform = measurements;
+  }
+  if (!uniform.empty()) {
+    if (auto entry = tuning::random_auto_entry(uniform, session.procs)) {
+      table["random_auto"] = nlohmann::json::array({*entry});
+    }
+  }
+  if (session.root()) {
+    if (auto model = model_section(tuner.measured(), session.procs, best_direct(uniform))) {
+      table["model"] = *model;
+    }
+  }
+  return table;
+}
+
+// The table's record of this tune: where, with what, how long, what was refined.
+nlohmann::json tune_record(const Session& session, const TuneOptions& opt, const Tuner& tuner,
+                           double budget, const NodeTopology& topology) {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  nlohmann::json run = {{"procs", session.procs},
+                        {"kinds", opt.kind},
+                        {"ranks_per_node", topology.uniform() ? topology.ranks_per_node() : 0},
+                        {"nodes", topology.uniform() ? topology.nodes() : 0},
+                        {"mpi_library", mpi_library_name()},
+                        {"machine", host},
+                        {"cpu", cpu_model()},
+                        {"date", today()},
+                        {"budget_s", budget},
+                        {"elapsed_s", tuner.now()},
+                        {"iters", opt.iters},
+                        {"sizes", opt.sizes},
+                        {"distributions", opt.distributions},
+                        {"refined_sizes", tuner.refined_},
+                        {"unrefined_sizes", tuner.unrefined_},
+                        {"notes", tuner.notes()}};
+  for (const auto& [kind, list] : tuner.refined_) {
+    const Kind k = kind == "uniform" ? Kind::uniform : Kind::vector;
+    run["candidates_" + kind] = tuner.candidate_count(k);
+    run["candidate_specs_" + kind] = tuner.candidate_specs(k);
+  }
+  return run;
+}
+
 }  // namespace
 
 Runner setup_tune(CLI::App& app, const Session& session) {
@@ -441,90 +593,14 @@ Runner setup_tune(CLI::App& app, const Session& session) {
     std::vector<Kind> kinds;
     if (opt->kind != "vector") kinds.push_back(Kind::uniform);
     if (opt->kind != "uniform") kinds.push_back(Kind::vector);
-    // The output paths, checked before the first measurement.
-    nlohmann::json existing;
-    on_root_agreed(session.comm, [&] {
-      if (opt->update && std::filesystem::exists(opt->output)) {
-        const std::string text = *read_text_file(opt->output, "--update");
-        if (const std::string deep = nesting_problem(text, false, "--update: " + opt->output);
-            !deep.empty()) {
-          throw Error(deep);
-        }
-        try {
-          existing = nlohmann::json::parse(text);
-        } catch (const std::exception& e) {
-          throw Error("--update: '" + opt->output + "' is not a JSON table: " + e.what());
-        }
-      }
-      write_text(opt->output, existing.is_null() ? "{}\n" : existing.dump(2) + "\n");
-    });
-#ifdef A2A_WITH_HDF5
-    std::unique_ptr<io::ResultsWriter> writer;
-    const nlohmann::json metadata =
-        run_metadata(session, "", "a2a tune", "", "a2a tune --output " + opt->output);
-    on_root_agreed(session.comm, [&] {
-      // Written under another name until complete: an interrupted tune leaves the raw results
-      // of the last one whole (T.h5) and its own beside them (T.incomplete.h5).
-      writer = std::make_unique<io::ResultsWriter>(results_path(opt->output, ".incomplete.h5"));
-      nlohmann::json root = metadata;
-      root["completed"] = false;
-      writer->attributes("/", root);
-      writer->commit();
-    });
-#endif
+    const nlohmann::json existing = table_to_update(session, *opt);
+    RawResults raw(session, *opt);
     const NodeTopology topology(session.comm);
     const int ranks_per_node = topology.uniform() ? topology.ranks_per_node() : 0;
-
     Tuner tuner(session, *opt);
-    nlohmann::json table = {{"uniform", nlohmann::json::array()},
-                            {"vector", nlohmann::json::array()}};
-    std::vector<tuning::Measurement> uniform;
-    for (std::size_t k = 0; k < kinds.size(); ++k) {
-      // Each kind gets an equal share of what is left.
-      const double deadline = tuner.now() + (budget - tuner.now()) / double(kinds.size() - k);
-      // Rank 0 alone knows the largest blocks; only its table is written.
-      const auto measurements = tuner.as_selected(tuner.tune(kinds[k], sizes, deadline));
-      const auto winners = tuning::winners(measurements, opt->tie, opt->smooth);
-      table[to_string(kinds[k])] = tuning::rules(winners, session.procs, ranks_per_node);
-      if (kinds[k] == Kind::uniform) uniform = measurements;
-    }
-    if (!uniform.empty()) {
-      if (auto entry = tuning::random_auto_entry(uniform, session.procs)) {
-        table["random_auto"] = nlohmann::json::array({*entry});
-      }
-    }
-    if (session.root()) {
-      if (auto model = model_section(tuner.measured(), session.procs, best_direct(uniform))) {
-        table["model"] = *model;
-      }
-    }
-    nlohmann::json run = {{"procs", session.procs},
-                          {"kinds", opt->kind},
-                          {"ranks_per_node", ranks_per_node},
-                          {"nodes", topology.uniform() ? topology.nodes() : 0},
-                          {"mpi_library", ""},
-                          {"machine", ""},
-                          {"cpu", cpu_model()},
-                          {"date", today()},
-                          {"budget_s", budget},
-                          {"elapsed_s", tuner.now()},
-                          {"iters", opt->iters},
-                          {"sizes", opt->sizes},
-                          {"distributions", opt->distributions},
-                          {"refined_sizes", tuner.refined_},
-                          {"unrefined_sizes", tuner.unrefined_},
-                          {"notes", tuner.notes()}};
-    {
-      run["mpi_library"] = mpi_library_name();
-      char host[256] = {};
-      gethostname(host, sizeof host - 1);
-      run["machine"] = host;
-    }
-    for (const auto& [kind, list] : tuner.refined_) {
-      const Kind k = kind == "uniform" ? Kind::uniform : Kind::vector;
-      run["candidates_" + kind] = tuner.candidate_count(k);
-      run["candidate_specs_" + kind] = tuner.candidate_specs(k);
-    }
+    nlohmann::json table =
+        measured_table(session, *opt, tuner, kinds, sizes, budget, ranks_per_node);
+    nlohmann::json run = tune_record(session, *opt, tuner, budget, topology);
     table["tuned"] = nlohmann::json::array({run});
     table["about"] =
         "Selection table measured by `a2a tune` (" + run["mpi_library"].get<std::string>() +
@@ -539,51 +615,7 @@ Runner setup_tune(CLI::App& app, const Session& session) {
       std::cerr << "tune: selection table in " << opt->output << " (" << int(tuner.now()) << " s)"
                 << std::endl;
     });
-#ifdef A2A_WITH_HDF5
-    on_root_agreed(session.comm, [&] {
-      std::map<std::string, std::size_t> counts;
-      std::size_t experiment = 0;
-      std::map<std::string, std::string> groups;
-      for (const Measured& m : tuner.measured()) {
-        if (groups.count(m.group) == 0) {
-          groups[m.group] = io::ResultsWriter::experiment_group(experiment++, m.group);
-          writer->attributes(groups[m.group], {{"type", "bench"}, {"name", m.group}});
-        }
-        const std::string series =
-            io::ResultsWriter::series_group(groups[m.group], counts[m.group]++);
-        nlohmann::json record = m.series.record;
-        record["experiment"] = m.group;
-        record["type"] = "bench";
-        writer->attributes(series, record);
-        writer->dataset(series + "/times_us", m.series.times_us);
-      }
-      writer->attributes("/", {{"completed", true}, {"experiments_completed", experiment}});
-      writer->commit();
-      const std::string final_path = results_path(opt->output, ".h5");
-      std::error_code ec;
-      std::filesystem::rename(writer->path(), final_path, ec);
-      if (ec) {
-        throw Error(
-            "cannot rename '" + writer->path() + "' to '" + final_path + "': " + ec.message(),
-            ErrorKind::resource);
-      }
-      std::cerr << "tune: raw results in " << final_path << std::endl;
-    });
-#else
-    // Without HDF5 (the smpi and mpich presets): the records as JSON lines, as a2a bench
-    // --format json prints them (a2a model --fit reads both).
-    on_root_agreed(session.comm, [&] {
-      std::string lines;
-      for (const Measured& m : tuner.measured()) {
-        nlohmann::json record = m.series.record;
-        record["experiment"] = m.group;
-        lines += record.dump() + "\n";
-      }
-      const std::string path = results_path(opt->output, ".jsonl");
-      write_text(path, lines);
-      std::cerr << "tune: raw results in " << path << std::endl;
-    });
-#endif
+    raw.write(tuner.measured());
     return 0;
   };
 }
