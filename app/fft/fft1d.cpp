@@ -61,10 +61,9 @@ SixStep::SixStep(MPI_Comm comm, std::int64_t n1, std::int64_t n2, const std::str
   const std::int64_t most = std::max({n1 * w, n2 * h, std::int64_t{1}});
   const std::int64_t panel =
       std::max(panel_width(n1, w) * panel_stride(n1), panel_width(n2, h) * panel_stride(n2));
+  // 2 MiB pages for the large blocks (aligned.hpp): the panels' gathers visit every row.
   auto allocate = [](std::int64_t n) {
-    // 2 MiB pages for the large blocks: the panels' gathers visit every row of a block.
-    return Buffer(
-        static_cast<Complex*>(allocate_aligned(static_cast<std::size_t>(n) * sizeof(Complex))));
+    return AlignedVector<Complex>(static_cast<std::size_t>(n));
   };
   a_ = allocate(most);
   // t2's send buffer, filled by step 3 in t2's packed layout (each peer's columns k1 of these
@@ -106,7 +105,7 @@ SixStep::SixStep(MPI_Comm comm, std::int64_t n1, std::int64_t n2, const std::str
 SixStep::Panels SixStep::plan_panels(std::int64_t len, std::int64_t cols, unsigned flags) {
   Panels p{len, cols, panel_width(len, cols), panel_stride(len)};
   if (cols == 0) return p;
-  auto* scratch = reinterpret_cast<fftw_complex*>(panel_.get());
+  auto* scratch = reinterpret_cast<fftw_complex*>(panel_.data());
   const int n = static_cast<int>(len);
   auto rows = [&](std::int64_t howmany) {
     const int ld = static_cast<int>(p.ld);
@@ -126,7 +125,7 @@ bool SixStep::Panels::planned() const {
 // scratch (row stride ld), transforms those rows in place, and calls store(c0, m, ld, rows).
 template <typename Store>
 void SixStep::transform_columns(const Panels& p, const Complex* block, Store&& store) {
-  Complex* scratch = panel_.get();
+  Complex* scratch = panel_.data();
   for (std::int64_t c0 = 0; c0 < p.cols; c0 += p.width) {
     const std::int64_t m = std::min(p.width, p.cols - c0);
     for (std::int64_t r = 0; r < p.len; ++r) {
@@ -152,7 +151,7 @@ void SixStep::forward(const Complex* in, Complex* out) {
     body();
     total += MPI_Wtime() - t0;
   };
-  Complex* a = a_.get();
+  Complex* a = a_.data();
   timed(transpose_seconds, [&] { t1_->execute(in, a); });  // 1: a = N1 x w column block
   // 2: along n1 -> k1; 3 while the rows are in cache: twiddled into t2's send buffer.
   timed(compute_seconds, [&] {
@@ -162,7 +161,7 @@ void SixStep::forward(const Complex* in, Complex* out) {
                           twiddle_into_send(c0 + c, rows + c * ld);
                       });
   });
-  timed(transpose_seconds, [&] { t2_->exchange(send_.get(), a); });  // 4: a = N2 x h block
+  timed(transpose_seconds, [&] { t2_->exchange(send_.data(), a); });  // 4: a = N2 x h block
   // 5: along n2 -> k2, back into the same columns.
   timed(compute_seconds, [&] {
     const std::int64_t h = fft_n2_.cols;
@@ -180,9 +179,9 @@ void SixStep::forward(const Complex* in, Complex* out) {
 // Row n2 (this rank's numbering) of the N2 x N1 matrix, times its twiddles, into t2's send
 // buffer: columns k1 of peer q go to q's piece, rows n2 of it, row-major.
 void SixStep::twiddle_into_send(std::int64_t n2, const Complex* row) {
-  const Complex* tw = twiddle_.get() + n2 * n1_;
+  const Complex* tw = twiddle_.data() + n2 * n1_;
   for (const Piece& q : pieces_) {
-    Complex* to = send_.get() + q.offset + n2 * (q.last - q.first) - q.first;
+    Complex* to = send_.data() + q.offset + n2 * (q.last - q.first) - q.first;
     for (std::int64_t k = q.first; k < q.last; ++k) {
       // Spelled out: std::complex's operator* adds C99 Annex G's NaN recovery.
       to[k] = {row[k].real() * tw[k].real() - row[k].imag() * tw[k].imag(),

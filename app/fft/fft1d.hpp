@@ -18,7 +18,7 @@
 // Three passes over memory beside the exchanges' and the transforms' own (pack, pack, unpack),
 // against seven with a twiddle pass and three explicit local transposes (docs/fft.md).
 // Unit-stride panels rather than strided FFTW plans: FFTW_ESTIMATE plans strided columns
-// 5x slower than rows, and only MEASURE finds its buffered solvers.
+// several times slower than rows, and only MEASURE finds its buffered solvers.
 #pragma once
 
 #include <fftw3.h>
@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "a2a/transpose.hpp"
+#include "aligned.hpp"
 
 namespace a2a::fft {
 
@@ -55,11 +56,6 @@ class SixStep {
   std::string backends() const;
 
  private:
-  struct Free {
-    void operator()(Complex* p) const { std::free(p); }
-  };
-  using Buffer = std::unique_ptr<Complex[], Free>;  // 64-byte aligned (FFTW's SIMD), or 2 MiB
-
   // FFTs along the columns of a len x cols row-major block, `width` columns at a time (a
   // plan for full panels and one for the last, narrower one).
   struct Panels {
@@ -75,7 +71,7 @@ class SixStep {
   std::int64_t n1_, n2_;
   std::array<std::pair<std::int64_t, std::int64_t>, 3> rows_;  // of N1xN2 in, N2xN1 out, N1 rows
   std::unique_ptr<Redistribution> t1_, t2_, t3_;
-  Buffer a_, send_, twiddle_, panel_;
+  AlignedVector<Complex> a_, send_, twiddle_, panel_;  // aligned.hpp: FFTW's SIMD, 2 MiB pages
   struct Piece {
     std::int64_t first, last, offset;  // a peer's columns k1 of t2 and where they go in send_
   };
