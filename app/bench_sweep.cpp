@@ -151,176 +151,201 @@ std::vector<std::string> BenchConfig::backends() const {
   return all() ? algorithm_names(kind()) : split_spec_list(algorithms);
 }
 
+namespace {
+
+// The plans of one size: every backend asked for (with `all`, those that can run here; the
+// others are said once per backend and reason).
+std::vector<Entry> make_entries(const Session& session, const BenchConfig& config,
+                                const VectorLayout& layout, std::size_t bytes,
+                                std::set<std::string>& said) {
+  const bool vector = !config.distribution.empty();
+  std::vector<Entry> entries;
+  for (const std::string& spec : config.backends()) {
+    if (config.all()) {
+      // 'all' skips what cannot run here (e.g. P not divisible by q); an explicit request
+      // gets the error instead.
+      if (auto why = check_applicable(spec, session.comm, config.kind(), bytes)) {
+        if (session.root() && said.insert(spec + ": " + *why).second) {
+          std::cerr << "bench: skipping " << spec << ": " << *why << "\n";
+        }
+        continue;
+      }
+    }
+    Entry& e = entries.emplace_back();
+    e.spec = spec;
+    if (config.per_call) {
+      e.plan.per_call.emplace(spec, session.comm);
+      e.plan.layout = &layout;
+    } else if (vector) {
+      e.plan.plan.emplace(spec, session.comm, layout);
+    } else {
+      e.plan.plan.emplace(spec, session.comm, bytes);
+    }
+  }
+  return entries;
+}
+
+// --check: every entry's output byte for byte against two independent references, MPI's own
+// collective and the pattern itself, and its send buffer unchanged. Returns the failures.
+int check_entries(const Session& session, const VectorLayout& layout, std::size_t bytes,
+                  bool vector, std::vector<Entry>& entries, ByteBuffer& send, ByteBuffer& recv) {
+  const int P = session.procs, me = session.rank;
+  ByteBuffer expected(recv.size()), reference(recv.size());
+  for (int s = 0; s < P; ++s) {
+    const auto i = static_cast<std::size_t>(s);
+    fill_pattern(expected.data() + layout.recv_displs[i], layout.recv_counts[i], s, me);
+  }
+  const bool mpi_reference = layout.send_extent() <= static_cast<std::size_t>(INT_MAX) &&
+                             layout.recv_extent() <= static_cast<std::size_t>(INT_MAX);
+  if (mpi_reference && !vector) {
+    MPI_Alltoall(send.data(), static_cast<int>(bytes), MPI_BYTE, reference.data(),
+                 static_cast<int>(bytes), MPI_BYTE, session.comm);
+  } else if (mpi_reference) {
+    const std::vector<int> sc(layout.send_counts.begin(), layout.send_counts.end()),
+        sd(layout.send_displs.begin(), layout.send_displs.end()),
+        rc(layout.recv_counts.begin(), layout.recv_counts.end()),
+        rd(layout.recv_displs.begin(), layout.recv_displs.end());
+    MPI_Alltoallv(send.data(), sc.data(), sd.data(), MPI_BYTE, reference.data(), rc.data(),
+                  rd.data(), MPI_BYTE, session.comm);
+  }
+  const ByteBuffer send_copy = send;
+  int failures = 0;
+  for (Entry& e : entries) {
+    std::fill(recv.begin(), recv.end(), std::byte{0xA5});
+    e.plan.execute(send.data(), recv.data());
+    std::size_t wrong = count_mismatches(recv, expected);
+    if (mpi_reference) wrong += count_mismatches(recv, reference);
+    wrong += count_mismatches(send, send_copy);
+    unsigned long long total = wrong;
+    MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, session.comm);
+    e.check = total == 0 ? "passed" : "failed";
+    if (total != 0) {
+      ++failures;
+      if (session.root()) {
+        std::cerr << "bench: CHECK FAILED: " << e.plan.name() << " at " << bytes << " B: " << total
+                  << " wrong bytes over all ranks\n";
+      }
+      send = send_copy;
+    }
+  }
+  return failures;
+}
+
+// The warm-up, then the timed rounds: each runs every backend once, in an order of its own (a
+// permutation drawn from a fixed seed, the same on every rank), so that a backend that slows
+// its successor (shared_window's windows, say) slows each alike. Rank 0 keeps the slowest
+// rank's time of every call.
+void time_entries(const Session& session, const BenchConfig& config, std::vector<Entry>& entries,
+                  ByteBuffer& send, ByteBuffer& recv) {
+  for (int it = 0; it < config.warmup; ++it) {
+    for (Entry& e : entries) {
+      MPI_Barrier(session.comm);
+      e.plan.execute(send.data(), recv.data());
+    }
+  }
+  std::vector<std::size_t> order(entries.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::mt19937_64 shuffler(0x5eed);
+  for (int it = 0; it < config.iters; ++it) {
+    std::shuffle(order.begin(), order.end(), shuffler);
+    for (std::size_t index : order) {
+      Entry& e = entries[index];
+      MPI_Barrier(session.comm);
+      const double t0 = MPI_Wtime();
+      e.plan.execute(send.data(), recv.data());
+      double elapsed = MPI_Wtime() - t0;
+      MPI_Reduce(session.root() ? MPI_IN_PLACE : &elapsed, &elapsed, 1, MPI_DOUBLE, MPI_MAX, 0,
+                 session.comm);
+      if (session.root()) e.times.push_back(elapsed * 1e6);
+    }
+  }
+}
+
+// One record per entry (rank 0): what ran, its counters, its times' summary and, where `mpi`
+// ran too, the ratio to it. `volume` and `largest` are over all ranks (the vector kind's).
+void add_records(const Session& session, const BenchConfig& config,
+                 const std::vector<Entry>& entries, std::size_t bytes, unsigned long long volume,
+                 unsigned long long largest, BenchResult& result) {
+  const int P = session.procs;
+  const Entry* baseline = nullptr;
+  for (const Entry& e : entries) {
+    if (Spec::parse(e.spec).name == "mpi") baseline = &e;
+  }
+  for (const Entry& e : entries) {
+    const stats::Summary s = stats::summarize(e.times);
+    const Counters& c = e.plan.counters();
+    nlohmann::json rec = {{"app", "bench"},
+                          {"backend", e.plan.name()},
+                          {"label", e.plan.label()},
+                          {"spec", e.spec},
+                          {"kind", to_string(config.kind())},
+                          {"per_call", config.per_call},
+                          {"procs", P},
+                          {"bytes", bytes},
+                          {"iters", config.iters},
+                          {"check", e.check},
+                          {"rounds", c.rounds},
+                          {"blocks_sent", c.blocks_sent},
+                          {"messages_sent", c.messages_sent},
+                          {"bytes_sent", c.bytes_sent},
+                          {"waits", c.waits}};
+    put_summary(rec, s);
+    if (!config.distribution.empty()) {
+      rec["distribution"] = config.distribution;
+      rec["mean_bytes"] = static_cast<double>(volume) / (static_cast<double>(P) * P);
+      rec["largest_bytes"] = largest;
+    }
+    if (c.rounds_intra + c.rounds_inter > 0) {
+      rec["rounds_intra"] = c.rounds_intra;
+      rec["rounds_inter"] = c.rounds_inter;
+      rec["blocks_intra"] = c.blocks_intra;
+      rec["blocks_inter"] = c.blocks_inter;
+    }
+    if (baseline != nullptr) {
+      const stats::Ratio r = stats::median_ratio(e.times, baseline->times);
+      rec["vs_mpi"] = r.value;
+      rec["vs_mpi_ci95_low"] = r.ci95_low;
+      rec["vs_mpi_ci95_high"] = r.ci95_high;
+    }
+    result.series.push_back({rec, e.times});
+  }
+}
+
+}  // namespace
+
 BenchResult bench_sweep(const Session& session, const BenchConfig& config,
                         const std::function<void(std::size_t)>& progress) {
-  const std::vector<std::size_t>& sizes = config.sizes;
   const bool vector = !config.distribution.empty();
-  const Kind kind = config.kind();
-  const bool all = config.all();
-  const std::vector<std::string> specs = config.backends();
   const int P = session.procs, me = session.rank;
   refuse_check_on_folded_buffers(config.check, "bench --check");
   BenchResult result;
   std::set<std::string> said;
-
-  for (std::size_t si = 0; si < sizes.size(); ++si) {
-    const std::size_t bytes = sizes[si];
+  for (std::size_t si = 0; si < config.sizes.size(); ++si) {
+    const std::size_t bytes = config.sizes[si];
     if (progress) progress(si);
     const VectorLayout layout = vector ? distribution_layout(config.distribution, P, me, bytes)
                                        : VectorLayout::uniform(P, bytes);
-    std::vector<Entry> entries;
-    for (const std::string& spec : specs) {
-      if (all) {
-        // 'all' skips what cannot run here (e.g. P not divisible by q); an explicit request
-        // gets the error instead.
-        if (auto why = check_applicable(spec, session.comm, kind, bytes)) {
-          // Once per backend and reason, not once per size.
-          if (session.root() && said.insert(spec + ": " + *why).second) {
-            std::cerr << "bench: skipping " << spec << ": " << *why << "\n";
-          }
-          continue;
-        }
-      }
-      Entry& e = entries.emplace_back();
-      e.spec = spec;
-      if (config.per_call) {
-        e.plan.per_call.emplace(spec, session.comm);
-        e.plan.layout = &layout;
-      } else if (vector) {
-        e.plan.plan.emplace(spec, session.comm, layout);
-      } else {
-        e.plan.plan.emplace(spec, session.comm, bytes);
-      }
-    }
-
+    std::vector<Entry> entries = make_entries(session, config, layout, bytes, said);
     ByteBuffer send(layout.send_extent()), recv(layout.recv_extent());
     for (int d = 0; d < P; ++d) {
       const auto i = static_cast<std::size_t>(d);
       fill_pattern(send.data() + layout.send_displs[i], layout.send_counts[i], me, d);
     }
-
     if (config.check) {
-      // Two independent references: MPI's own collective, and the pattern itself.
-      ByteBuffer expected(recv.size()), reference(recv.size());
-      for (int s = 0; s < P; ++s) {
-        const auto i = static_cast<std::size_t>(s);
-        fill_pattern(expected.data() + layout.recv_displs[i], layout.recv_counts[i], s, me);
-      }
-      const bool mpi_reference = layout.send_extent() <= static_cast<std::size_t>(INT_MAX) &&
-                                 layout.recv_extent() <= static_cast<std::size_t>(INT_MAX);
-      if (mpi_reference && !vector) {
-        MPI_Alltoall(send.data(), static_cast<int>(bytes), MPI_BYTE, reference.data(),
-                     static_cast<int>(bytes), MPI_BYTE, session.comm);
-      } else if (mpi_reference) {
-        const std::vector<int> sc(layout.send_counts.begin(), layout.send_counts.end()),
-            sd(layout.send_displs.begin(), layout.send_displs.end()),
-            rc(layout.recv_counts.begin(), layout.recv_counts.end()),
-            rd(layout.recv_displs.begin(), layout.recv_displs.end());
-        MPI_Alltoallv(send.data(), sc.data(), sd.data(), MPI_BYTE, reference.data(), rc.data(),
-                      rd.data(), MPI_BYTE, session.comm);
-      }
-      const ByteBuffer send_copy = send;
-      for (Entry& e : entries) {
-        std::fill(recv.begin(), recv.end(), std::byte{0xA5});
-        e.plan.execute(send.data(), recv.data());
-        std::size_t wrong = count_mismatches(recv, expected);
-        if (mpi_reference) wrong += count_mismatches(recv, reference);
-        wrong += count_mismatches(send, send_copy);
-        unsigned long long total = wrong;
-        MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, session.comm);
-        e.check = total == 0 ? "passed" : "failed";
-        if (total != 0) {
-          ++result.failures;
-          if (session.root()) {
-            std::cerr << "bench: CHECK FAILED: " << e.plan.name() << " at " << bytes
-                      << " B: " << total << " wrong bytes over all ranks\n";
-          }
-          send = send_copy;
-        }
-      }
+      result.failures += check_entries(session, layout, bytes, vector, entries, send, recv);
     }
-
-    for (int it = 0; it < config.warmup; ++it) {
-      for (Entry& e : entries) {
-        MPI_Barrier(session.comm);
-        e.plan.execute(send.data(), recv.data());
-      }
-    }
-    // Each round runs every backend once, in an order of its own (a permutation drawn from a
-    // fixed seed, the same on every rank): a backend that slows its successor (shared_window's
-    // windows, say) then slows each alike.
-    std::vector<std::size_t> order(entries.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::mt19937_64 shuffler(0x5eed);
-    for (int it = 0; it < config.iters; ++it) {
-      std::shuffle(order.begin(), order.end(), shuffler);
-      for (std::size_t index : order) {
-        Entry& e = entries[index];
-        MPI_Barrier(session.comm);
-        const double t0 = MPI_Wtime();
-        e.plan.execute(send.data(), recv.data());
-        double elapsed = MPI_Wtime() - t0;
-        MPI_Reduce(session.root() ? MPI_IN_PLACE : &elapsed, &elapsed, 1, MPI_DOUBLE, MPI_MAX, 0,
-                   session.comm);
-        if (session.root()) e.times.push_back(elapsed * 1e6);
-      }
-    }
-
-    // Mean bytes per peer over all ranks (the vector kind's actual volume).
-    unsigned long long volume = 0;
-    for (std::size_t c : layout.send_counts)
+    time_entries(session, config, entries, send, recv);
+    // The mean bytes per peer over all ranks (the vector kind's actual volume), and the largest
+    // block of any rank (the size `auto` selects by for Alltoallv).
+    unsigned long long volume = 0, largest = 0;
+    for (std::size_t c : layout.send_counts) {
       volume += c;
-    MPI_Allreduce(MPI_IN_PLACE, &volume, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, session.comm);
-    // The largest block of any rank: the size `auto` selects by for Alltoallv.
-    unsigned long long largest = 0;
-    for (std::size_t c : layout.send_counts)
       largest = std::max<unsigned long long>(largest, c);
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &volume, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, session.comm);
     MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, session.comm);
-    if (!session.root()) continue;
-    const Entry* baseline = nullptr;
-    for (const Entry& e : entries) {
-      if (Spec::parse(e.spec).name == "mpi") baseline = &e;
-    }
-    for (const Entry& e : entries) {
-      const stats::Summary s = stats::summarize(e.times);
-      const Counters& c = e.plan.counters();
-      nlohmann::json rec = {{"app", "bench"},
-                            {"backend", e.plan.name()},
-                            {"label", e.plan.label()},
-                            {"spec", e.spec},
-                            {"kind", to_string(kind)},
-                            {"per_call", config.per_call},
-                            {"procs", P},
-                            {"bytes", bytes},
-                            {"iters", config.iters},
-                            {"check", e.check},
-                            {"rounds", c.rounds},
-                            {"blocks_sent", c.blocks_sent},
-                            {"messages_sent", c.messages_sent},
-                            {"bytes_sent", c.bytes_sent},
-                            {"waits", c.waits}};
-      put_summary(rec, s);
-      if (vector) {
-        rec["distribution"] = config.distribution;
-        rec["mean_bytes"] = static_cast<double>(volume) / (static_cast<double>(P) * P);
-        rec["largest_bytes"] = largest;
-      }
-      if (c.rounds_intra + c.rounds_inter > 0) {
-        rec["rounds_intra"] = c.rounds_intra;
-        rec["rounds_inter"] = c.rounds_inter;
-        rec["blocks_intra"] = c.blocks_intra;
-        rec["blocks_inter"] = c.blocks_inter;
-      }
-      if (baseline != nullptr) {
-        const stats::Ratio r = stats::median_ratio(e.times, baseline->times);
-        rec["vs_mpi"] = r.value;
-        rec["vs_mpi_ci95_low"] = r.ci95_low;
-        rec["vs_mpi_ci95_high"] = r.ci95_high;
-      }
-      result.series.push_back({rec, e.times});
-    }
+    if (session.root()) add_records(session, config, entries, bytes, volume, largest, result);
   }
-
   return result;
 }
 
