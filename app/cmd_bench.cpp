@@ -66,6 +66,66 @@ void write_results(const Session& session, io::ResultsWriter* writer, const Opti
 }
 #endif
 
+// The sweep's settings from the options.
+template <typename Options>
+BenchConfig bench_config(const Options& opt) {
+  BenchConfig config;
+  config.algorithms = opt.algorithms;
+  config.sizes = parse_sizes(opt.sizes);
+  config.distribution = opt.vector;
+  config.per_call = opt.per_call;
+  if (config.per_call && opt.vector.empty()) {
+    throw Error("--per-call needs --vector (it times the per-call Alltoallv)");
+  }
+  config.iters = opt.iters;
+  config.warmup = opt.warmup;
+  config.check = opt.check;
+  return config;
+}
+
+// The records as a table (with a heading), CSV or JSON lines (rank 0).
+template <typename Options>
+void print_records(std::vector<nlohmann::json>& records, const Options& opt, int P, Format format) {
+  const bool vector = !opt.vector.empty();
+  const std::vector<std::string> columns = {"label",   "bytes",         "median_us", "ci95_us",
+                                            "mean_us", "min_us",        "max_us",    "vs_mpi",
+                                            "rounds",  "messages_sent", "check"};
+  std::vector<std::string> csv_columns = {"label",
+                                          "backend",
+                                          "kind",
+                                          "bytes",
+                                          "median_us",
+                                          "mean_us",
+                                          "min_us",
+                                          "max_us",
+                                          "ci95_low_us",
+                                          "ci95_high_us",
+                                          "vs_mpi",
+                                          "vs_mpi_ci95_low",
+                                          "vs_mpi_ci95_high",
+                                          "rounds",
+                                          "blocks_sent",
+                                          "messages_sent",
+                                          "bytes_sent",
+                                          "check",
+                                          "procs",
+                                          "iters"};
+  if (vector) csv_columns.insert(csv_columns.begin() + 3, "distribution");
+  if (format == Format::table) {
+    std::cout << "a2a bench: P=" << P << ", "
+              << (vector ? "Alltoallv, '" + opt.vector + "' counts, bytes = largest block, "
+                         : std::string("Alltoall, "))
+              << opt.iters
+              << " iterations (slowest rank), median with bootstrap 95% CI in microseconds;"
+              << " vs_mpi = median / median(mpi)\n";
+  }
+  if (format == Format::table) {
+    for (auto& r : records)
+      put_display_intervals(r);
+  }
+  write_records(std::cout, records, format == Format::csv ? csv_columns : columns, format);
+}
+
 }  // namespace
 
 Runner setup_bench(CLI::App& app, const Session& session) {
@@ -113,17 +173,7 @@ Runner setup_bench(CLI::App& app, const Session& session) {
 #ifndef A2A_WITH_HDF5
     if (!opt->output.empty()) throw Error("--output: this build has no HDF5 (A2A_WITH_HDF5=OFF)");
 #endif
-    BenchConfig config;
-    config.algorithms = opt->algorithms;
-    config.sizes = parse_sizes(opt->sizes);
-    config.distribution = opt->vector;
-    config.per_call = opt->per_call;
-    if (config.per_call && opt->vector.empty()) {
-      throw Error("--per-call needs --vector (it times the per-call Alltoallv)");
-    }
-    config.iters = opt->iters;
-    config.warmup = opt->warmup;
-    config.check = opt->check;
+    const BenchConfig config = bench_config(*opt);
     const bool vector = !opt->vector.empty();
     const int P = session.procs;
     if (opt->algorithms.empty()) throw Error("--algorithms is empty: name backends, or 'all'");
@@ -140,45 +190,7 @@ Runner setup_bench(CLI::App& app, const Session& session) {
     std::vector<nlohmann::json> records;
     for (const Series& s : result.series)
       records.push_back(s.record);
-    if (session.root()) {
-      const std::vector<std::string> columns = {"label",   "bytes",         "median_us", "ci95_us",
-                                                "mean_us", "min_us",        "max_us",    "vs_mpi",
-                                                "rounds",  "messages_sent", "check"};
-      std::vector<std::string> csv_columns = {"label",
-                                              "backend",
-                                              "kind",
-                                              "bytes",
-                                              "median_us",
-                                              "mean_us",
-                                              "min_us",
-                                              "max_us",
-                                              "ci95_low_us",
-                                              "ci95_high_us",
-                                              "vs_mpi",
-                                              "vs_mpi_ci95_low",
-                                              "vs_mpi_ci95_high",
-                                              "rounds",
-                                              "blocks_sent",
-                                              "messages_sent",
-                                              "bytes_sent",
-                                              "check",
-                                              "procs",
-                                              "iters"};
-      if (vector) csv_columns.insert(csv_columns.begin() + 3, "distribution");
-      if (format == Format::table) {
-        std::cout << "a2a bench: P=" << P << ", "
-                  << (vector ? "Alltoallv, '" + opt->vector + "' counts, bytes = largest block, "
-                             : std::string("Alltoall, "))
-                  << opt->iters
-                  << " iterations (slowest rank), median with bootstrap 95% CI in microseconds;"
-                  << " vs_mpi = median / median(mpi)\n";
-      }
-      if (format == Format::table) {
-        for (auto& r : records)
-          put_display_intervals(r);
-      }
-      write_records(std::cout, records, format == Format::csv ? csv_columns : columns, format);
-    }
+    if (session.root()) print_records(records, *opt, P, format);
 #ifdef A2A_WITH_HDF5
     if (!opt->output.empty()) write_results(session, writer.get(), *opt, config, result);
 #endif
