@@ -41,7 +41,6 @@ std::string default_output(const std::string& deck_file) {
   return "results/" + std::filesystem::path(deck_file).stem().string() + "-" + stamp + ".h5";
 }
 
-
 #ifdef A2A_WITH_HDF5
 // What rank 0 says when a signal stops the run (core/files.hpp: the handler also removes a
 // half-written results image and the lock): which experiments the file on disk holds.
@@ -63,6 +62,99 @@ std::string summary_size(const nlohmann::json& r) {
   std::string size = std::to_string(r.value("bytes", 0ULL)) + " B";
   if (r.contains("distribution")) size += " " + r.value("distribution", "");
   return size;
+}
+
+// The results file of a deck (none with --output none, or without HDF5): created and written
+// first, so that an unwritable path fails before hours of measurement, then rewritten
+// (atomically) after experiments, so that whatever stops the run leaves a readable file with
+// every finished experiment; `completed` says whether the run ended.
+class DeckResultsFile {
+ public:
+  DeckResultsFile(const Session& session, const std::string& output, const nlohmann::json& metadata,
+                  std::size_t planned)
+      : session_(session), output_(output), planned_(planned) {
+#ifdef A2A_WITH_HDF5
+    if (output == "none") return;
+    io::on_root_agreed(session.comm, [&] {
+      writer_ = std::make_unique<io::ResultsWriter>(output);
+      nlohmann::json root = metadata;
+      root["completed"] = false;
+      root["experiments_planned"] = planned;
+      root["experiments_completed"] = 0;
+      writer_->attributes("/", root);
+      writer_->commit();
+    });
+    if (session.root()) say_on_signal(output, 0, planned);
+#else
+    (void)metadata;
+#endif
+  }
+  // Experiment i's parameters and series (collective).
+  void add(std::size_t i, const Experiment& e, const ExperimentResult& r) {
+#ifdef A2A_WITH_HDF5
+    if (output_ == "none") return;
+    io::on_root_agreed(session_.comm, [&] {
+      const std::string group = io::ResultsWriter::experiment_group(i, e.name);
+      writer_->attributes(group, e.params);
+      for (std::size_t s = 0; s < r.outputs.size(); ++s) {
+        const std::string series = io::ResultsWriter::series_group(group, s);
+        writer_->attributes(series, r.outputs[s].record);
+        for (const auto& [name, values] : r.outputs[s].datasets)
+          writer_->dataset(series + "/" + name, values);
+        for (const auto& [name, values] : r.outputs[s].counts)
+          writer_->dataset(series + "/" + name, values);
+      }
+      writer_->attributes("/",
+                          {{"experiments_completed", i + 1}, {"completed", i + 1 == planned_}});
+      // The last experiment always; the others unless saving after each would cost more than
+      // a tenth of the run (many short experiments): see commit_if_due.
+      const bool saved = i + 1 == planned_ ? (writer_->commit(), true) : writer_->commit_if_due();
+      if (saved) say_on_signal(output_, i + 1, planned_);
+    });
+#else
+    (void)i, (void)e, (void)r;
+#endif
+  }
+  void close() {
+#ifdef A2A_WITH_HDF5
+    writer_.reset();
+#endif
+  }
+
+ private:
+  const Session& session_;
+  std::string output_;
+  std::size_t planned_;
+#ifdef A2A_WITH_HDF5
+  std::unique_ptr<io::ResultsWriter> writer_;
+#endif
+};
+
+// Every measured record of the run (rank 0): a table with its heading, or CSV or JSON lines.
+template <typename Options>
+void print_summary(std::vector<nlohmann::json>& summary, const Options& opt, const deck::Deck& d,
+                   int procs, Format format) {
+  for (auto& r : summary) {
+    r["size"] = summary_size(r);
+    if (format == Format::table) put_display_intervals(r);
+  }
+  if (format == Format::table) {
+    std::cout << "a2a run " << opt.deck << (d.title.empty() ? "" : ": " + d.title) << "\n"
+              << "P=" << procs
+              << "; per experiment and backend the slowest rank's time per iteration in "
+                 "microseconds: median with bootstrap 95% CI, mean/min/max; vs_mpi = "
+                 "median / median(mpi) with its CI\n";
+    write_records(std::cout, summary,
+                  {"experiment", "label", "size", "median_us", "ci95_us", "mean_us", "min_us",
+                   "max_us", "vs_mpi", "vs_mpi_ci95", "check"},
+                  format);
+  } else {
+    write_records(std::cout, summary,
+                  {"experiment", "type", "label", "backend", "procs", "size", "bytes", "median_us",
+                   "mean_us", "min_us", "max_us", "ci95_low_us", "ci95_high_us", "vs_mpi",
+                   "vs_mpi_ci95_low", "vs_mpi_ci95_high", "iters", "check"},
+                  format);
+  }
 }
 
 }  // namespace
@@ -111,24 +203,7 @@ Runner setup_run(CLI::App& app, const Session& session) {
     const nlohmann::json metadata =
         run_metadata(session, d.file, d.title, d.text,
                      "a2a run " + opt->deck + (opt->output.empty() ? "" : " -o " + output));
-#ifdef A2A_WITH_HDF5
-    // Create and write the file first: an unwritable path fails before hours of measurement.
-    // It is rewritten (atomically) after every experiment, so whatever stops the run leaves a
-    // readable file with every finished experiment; `completed` says whether the run ended.
-    std::unique_ptr<io::ResultsWriter> writer;
-    if (output != "none") {
-      io::on_root_agreed(session.comm, [&] {
-        writer = std::make_unique<io::ResultsWriter>(output);
-        nlohmann::json root = metadata;
-        root["completed"] = false;
-        root["experiments_planned"] = d.experiments.size();
-        root["experiments_completed"] = 0;
-        writer->attributes("/", root);
-        writer->commit();
-      });
-      if (session.root()) say_on_signal(output, 0, d.experiments.size());
-    }
-#endif
+    DeckResultsFile file(session, output, metadata, d.experiments.size());
 
     double total = 0;
     for (const Experiment& e : d.experiments)
@@ -148,59 +223,15 @@ Runner setup_run(CLI::App& app, const Session& session) {
           if (e.type != Type::model) summary.push_back(o.record);
         }
       }
-#ifdef A2A_WITH_HDF5
-      if (output != "none") {
-        io::on_root_agreed(session.comm, [&] {
-          const std::string group = io::ResultsWriter::experiment_group(i, e.name);
-          writer->attributes(group, e.params);
-          for (std::size_t s = 0; s < r.outputs.size(); ++s) {
-            const std::string series = io::ResultsWriter::series_group(group, s);
-            writer->attributes(series, r.outputs[s].record);
-            for (const auto& [name, values] : r.outputs[s].datasets)
-              writer->dataset(series + "/" + name, values);
-            for (const auto& [name, values] : r.outputs[s].counts)
-              writer->dataset(series + "/" + name, values);
-          }
-          writer->attributes("/", {{"experiments_completed", i + 1},
-                                   {"completed", i + 1 == d.experiments.size()}});
-          // The last experiment always; the others unless saving after each would cost more
-          // than a tenth of the run (many short experiments): see commit_if_due.
-          const bool saved =
-              i + 1 == d.experiments.size() ? (writer->commit(), true) : writer->commit_if_due();
-          if (saved) say_on_signal(output, i + 1, d.experiments.size());
-        });
-      }
-#endif
+      file.add(i, e, r);
     }
     progress.finish();
-#ifdef A2A_WITH_HDF5
-    writer.reset();
-#endif
+    file.close();
 
     unsigned long long failed = failures;
     MPI_Bcast(&failed, 1, MPI_UNSIGNED_LONG_LONG, 0, session.comm);
     if (session.root()) {
-      for (auto& r : summary) {
-        r["size"] = summary_size(r);
-        if (format == Format::table) put_display_intervals(r);
-      }
-      if (format == Format::table) {
-        std::cout << "a2a run " << opt->deck << (d.title.empty() ? "" : ": " + d.title) << "\n"
-                  << "P=" << session.procs
-                  << "; per experiment and backend the slowest rank's time per iteration in "
-                     "microseconds: median with bootstrap 95% CI, mean/min/max; vs_mpi = "
-                     "median / median(mpi) with its CI\n";
-        write_records(std::cout, summary,
-                      {"experiment", "label", "size", "median_us", "ci95_us", "mean_us", "min_us",
-                       "max_us", "vs_mpi", "vs_mpi_ci95", "check"},
-                      format);
-      } else {
-        write_records(std::cout, summary,
-                      {"experiment", "type", "label", "backend", "procs", "size", "bytes",
-                       "median_us", "mean_us", "min_us", "max_us", "ci95_low_us", "ci95_high_us",
-                       "vs_mpi", "vs_mpi_ci95_low", "vs_mpi_ci95_high", "iters", "check"},
-                      format);
-      }
+      print_summary(summary, *opt, d, session.procs, format);
       if (output != "none") std::cerr << "run: results in " << output << std::endl;
       if (failed) std::cerr << "run: " << failed << " CHECKS FAILED" << std::endl;
     }
