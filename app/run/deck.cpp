@@ -175,6 +175,135 @@ nlohmann::json to_json(const toml::value& v) {
   return os.str();
 }
 
+// [[bench]]'s own keys: sizes, vector, per_call, backends.
+void read_bench(const toml::value& table, Experiment& e) {
+  if (!table.contains("sizes")) fail_at(table, "[[bench]] needs 'sizes'");
+  e.bench.sizes = read_sizes(table);
+  if (table.contains("vector"))
+    e.bench.distribution = one_of(table, "vector", distribution_names());
+  if (table.contains("per_call")) {
+    const toml::value& v = toml::find(table, "per_call");
+    if (!v.is_boolean()) fail_at(v, "'per_call' is true or false");
+    if (e.bench.distribution.empty()) fail_at(v, "'per_call' needs 'vector' (Alltoallv)");
+    e.bench.per_call = v.as_boolean();
+  }
+  read_backends(e, e.bench.kind());
+  e.bench.algorithms.clear();
+  if (e.all_backends) {
+    e.bench.algorithms = "all";
+  } else {
+    for (const auto& s : e.backends)
+      e.bench.algorithms += (e.bench.algorithms.empty() ? "" : ",") + s;
+  }
+  e.bench.iters = e.iters;
+  e.bench.warmup = e.warmup;
+  e.bench.check = e.check;
+}
+
+// [[fft]]'s own keys: grid, decomposition, transform, baseline, chunks, in place, layout.
+void read_fft(const toml::value& table, Experiment& e) {
+  if (!table.contains("grid")) fail_at(table, "[[fft]] needs 'grid' (\"NXxNYxNZ\")");
+  e.grid = text_of(table, "grid");
+  if (table.contains("decomp")) e.decomp = one_of(table, "decomp", {"slab", "pencil", "auto"});
+  if (table.contains("proc_grid")) {
+    if (!table.contains("decomp")) e.decomp = "pencil";  // a process grid asks for a pencil
+    if (e.decomp != "pencil") fail_at(table.at("proc_grid"), "proc_grid needs decomp = \"pencil\"");
+    e.proc_grid = text_of(table, "proc_grid");
+  }
+  if (table.contains("transform")) e.transform = one_of(table, "transform", {"c2c", "r2c"});
+  if (e.transform == "r2c" && e.fft_check == "planewave") {
+    fail_at(table.at("check"), "check = \"planewave\" is for transform = \"c2c\"");
+  }
+  if (table.contains("baseline")) e.baseline = one_of(table, "baseline", {"fftw-mpi"});
+  if (table.contains("chunks")) e.chunks = static_cast<int>(integer_of(table, "chunks", 1, 65536));
+  if (table.contains("in_place")) {
+    const toml::value& v = table.at("in_place");
+    if (!v.is_boolean()) fail_at(v, "'in_place' is true or false");
+    e.in_place = v.as_boolean();
+    if (e.in_place && e.transform != "c2c") {
+      fail_at(v,
+              "in_place = true is for transform = \"c2c\" (r2c's real input and complex "
+              "spectrum are different arrays)");
+    }
+  }
+  if (table.contains("spectrum_layout")) {
+    e.spectrum_layout = one_of(table, "spectrum_layout", {"transposed", "natural"});
+  }
+  read_fftw_planning(table, e);
+  read_backends(e, Kind::vector, true);
+}
+
+// [[fft1d]]'s own keys: points (relative to P where written so), n1, baseline.
+void read_fft1d(const toml::value& table, int procs, Experiment& e) {
+  if (!table.contains("points")) fail_at(table, "[[fft1d]] needs 'points'");
+  // An integer, or text that may be relative to P: "2^20", "64P^2" (Fig. 13's sizes).
+  if (table.at("points").is_integer()) {
+    e.points = integer_of(table, "points", 1, std::int64_t{1} << 40);
+  } else if (table.at("points").is_string()) {
+    try {
+      e.points = parse_points(text_of(table, "points"), procs, std::int64_t{1} << 40, "'points'");
+    } catch (const Error& error) {
+      fail_at(table.at("points"), error.what());
+    }
+  } else {
+    fail_at(table.at("points"), "'points' must be an integer or text such as \"64P^2\"");
+  }
+  if (table.contains("n1")) {
+    e.n1 = integer_of(table, "n1", 1, e.points);
+    if (e.points % e.n1 != 0) fail_at(table.at("n1"), "'n1' does not divide 'points'");
+  }
+  if (table.contains("baseline")) e.baseline = one_of(table, "baseline", {"fftw-mpi"});
+  read_fftw_planning(table, e);
+  read_backends(e, Kind::vector, true);
+}
+
+// [[is]]'s own keys: class, iterations, counts_backend; IS always verifies.
+void read_is(const toml::value& table, Experiment& e) {
+  const std::string c =
+      table.contains("class") ? one_of(table, "class", {"S", "W", "A", "B", "C"}) : "S";
+  e.is_class = c[0];
+  if (table.contains("iterations")) {
+    e.is_iterations = static_cast<int>(integer_of(table, "iterations", 1, 1000));
+  }
+  if (table.contains("counts_backend")) e.counts_backend = text_of(table, "counts_backend");
+  read_backends(e, Kind::vector);
+  if (table.contains("check") && !e.check) {
+    fail_at(table.at("check"), "IS always verifies (NPB); 'check' cannot be false");
+  }
+  e.check = true;
+}
+
+// [[model]]'s own keys: procs, radix.
+void read_model(const toml::value& table, Experiment& e) {
+  if (!table.contains("procs")) fail_at(table, "[[model]] needs 'procs'");
+  e.model_procs = static_cast<std::uint64_t>(integer_of(table, "procs", 1, 1 << 24));
+  // radix = "all" (the default) is one row per r: bounded like a2a model --radix all.
+  const bool all = !table.contains("radix") ||
+                   (table.at("radix").is_string() && table.at("radix").as_string().str == "all");
+  if (all && e.model_procs > (1u << 20)) {
+    fail_at(table.contains("radix") ? table.at("radix") : table.at("procs"),
+            "radix = \"all\" at procs = " + std::to_string(e.model_procs) +
+                " would be more than 2^20 rows: give the radices as an array");
+  }
+  if (table.contains("radix")) {
+    const toml::value& r = table.at("radix");
+    if (r.is_string() && r.as_string().str == "all") {
+    } else if (r.is_array()) {
+      for (const toml::value& x : r.as_array()) {
+        if (!x.is_integer() || x.as_integer() < 2 ||
+            static_cast<std::uint64_t>(x.as_integer()) >
+                std::max<std::uint64_t>(2, e.model_procs)) {
+          fail_at(x, "a radix is an integer in [2; max(2, procs)]");
+        }
+        e.radices.push_back(static_cast<std::uint64_t>(x.as_integer()));
+      }
+    } else {
+      fail_at(r, "'radix' is \"all\" or an array of integers");
+    }
+  }
+  read_backends(e, Kind::uniform);
+}
+
 Experiment read_experiment(Type type, const toml::value& table, const toml::value& defaults,
                            int procs, std::size_t index) {
   Experiment e;
@@ -229,130 +358,21 @@ Experiment read_experiment(Type type, const toml::value& table, const toml::valu
   if (type == Type::fft && !e.check) e.fft_check = "none";
 
   switch (type) {
-    case Type::bench: {
-      if (!has("sizes")) fail_at(table, "[[bench]] needs 'sizes'");
-      e.bench.sizes = read_sizes(table);
-      if (has("vector")) e.bench.distribution = one_of(table, "vector", distribution_names());
-      if (has("per_call")) {
-        const toml::value& v = toml::find(table, "per_call");
-        if (!v.is_boolean()) fail_at(v, "'per_call' is true or false");
-        if (e.bench.distribution.empty()) fail_at(v, "'per_call' needs 'vector' (Alltoallv)");
-        e.bench.per_call = v.as_boolean();
-      }
-      read_backends(e, e.bench.kind());
-      e.bench.algorithms.clear();
-      if (e.all_backends) {
-        e.bench.algorithms = "all";
-      } else {
-        for (const auto& s : e.backends)
-          e.bench.algorithms += (e.bench.algorithms.empty() ? "" : ",") + s;
-      }
-      e.bench.iters = e.iters;
-      e.bench.warmup = e.warmup;
-      e.bench.check = e.check;
+    case Type::bench:
+      read_bench(table, e);
       break;
-    }
-    case Type::fft: {
-      if (!has("grid")) fail_at(table, "[[fft]] needs 'grid' (\"NXxNYxNZ\")");
-      e.grid = text_of(table, "grid");
-      if (has("decomp")) e.decomp = one_of(table, "decomp", {"slab", "pencil", "auto"});
-      if (has("proc_grid")) {
-        if (!has("decomp")) e.decomp = "pencil";  // a process grid asks for a pencil
-        if (e.decomp != "pencil")
-          fail_at(table.at("proc_grid"), "proc_grid needs decomp = \"pencil\"");
-        e.proc_grid = text_of(table, "proc_grid");
-      }
-      if (has("transform")) e.transform = one_of(table, "transform", {"c2c", "r2c"});
-      if (e.transform == "r2c" && e.fft_check == "planewave") {
-        fail_at(table.at("check"), "check = \"planewave\" is for transform = \"c2c\"");
-      }
-      if (has("baseline")) e.baseline = one_of(table, "baseline", {"fftw-mpi"});
-      if (has("chunks")) e.chunks = static_cast<int>(integer_of(table, "chunks", 1, 65536));
-      if (has("in_place")) {
-        const toml::value& v = table.at("in_place");
-        if (!v.is_boolean()) fail_at(v, "'in_place' is true or false");
-        e.in_place = v.as_boolean();
-        if (e.in_place && e.transform != "c2c") {
-          fail_at(v,
-                  "in_place = true is for transform = \"c2c\" (r2c's real input and complex "
-                  "spectrum are different arrays)");
-        }
-      }
-      if (has("spectrum_layout")) {
-        e.spectrum_layout = one_of(table, "spectrum_layout", {"transposed", "natural"});
-      }
-      read_fftw_planning(table, e);
-      read_backends(e, Kind::vector, true);
+    case Type::fft:
+      read_fft(table, e);
       break;
-    }
-    case Type::fft1d: {
-      if (!has("points")) fail_at(table, "[[fft1d]] needs 'points'");
-      // An integer, or text that may be relative to P: "2^20", "64P^2" (Fig. 13's sizes).
-      if (table.at("points").is_integer()) {
-        e.points = integer_of(table, "points", 1, std::int64_t{1} << 40);
-      } else if (table.at("points").is_string()) {
-        try {
-          e.points =
-              parse_points(text_of(table, "points"), procs, std::int64_t{1} << 40, "'points'");
-        } catch (const Error& error) {
-          fail_at(table.at("points"), error.what());
-        }
-      } else {
-        fail_at(table.at("points"), "'points' must be an integer or text such as \"64P^2\"");
-      }
-      if (has("n1")) {
-        e.n1 = integer_of(table, "n1", 1, e.points);
-        if (e.points % e.n1 != 0) fail_at(table.at("n1"), "'n1' does not divide 'points'");
-      }
-      if (has("baseline")) e.baseline = one_of(table, "baseline", {"fftw-mpi"});
-      read_fftw_planning(table, e);
-      read_backends(e, Kind::vector, true);
+    case Type::fft1d:
+      read_fft1d(table, procs, e);
       break;
-    }
-    case Type::is: {
-      const std::string c = has("class") ? one_of(table, "class", {"S", "W", "A", "B", "C"}) : "S";
-      e.is_class = c[0];
-      if (has("iterations")) {
-        e.is_iterations = static_cast<int>(integer_of(table, "iterations", 1, 1000));
-      }
-      if (has("counts_backend")) e.counts_backend = text_of(table, "counts_backend");
-      read_backends(e, Kind::vector);
-      if (has("check") && !e.check) {
-        fail_at(table.at("check"), "IS always verifies (NPB); 'check' cannot be false");
-      }
-      e.check = true;
+    case Type::is:
+      read_is(table, e);
       break;
-    }
-    case Type::model: {
-      if (!has("procs")) fail_at(table, "[[model]] needs 'procs'");
-      e.model_procs = static_cast<std::uint64_t>(integer_of(table, "procs", 1, 1 << 24));
-      // radix = "all" (the default) is one row per r: bounded like a2a model --radix all.
-      const bool all = !has("radix") || (table.at("radix").is_string() &&
-                                         table.at("radix").as_string().str == "all");
-      if (all && e.model_procs > (1u << 20)) {
-        fail_at(has("radix") ? table.at("radix") : table.at("procs"),
-                "radix = \"all\" at procs = " + std::to_string(e.model_procs) +
-                    " would be more than 2^20 rows: give the radices as an array");
-      }
-      if (has("radix")) {
-        const toml::value& r = table.at("radix");
-        if (r.is_string() && r.as_string().str == "all") {
-        } else if (r.is_array()) {
-          for (const toml::value& x : r.as_array()) {
-            if (!x.is_integer() || x.as_integer() < 2 ||
-                static_cast<std::uint64_t>(x.as_integer()) >
-                    std::max<std::uint64_t>(2, e.model_procs)) {
-              fail_at(x, "a radix is an integer in [2; max(2, procs)]");
-            }
-            e.radices.push_back(static_cast<std::uint64_t>(x.as_integer()));
-          }
-        } else {
-          fail_at(r, "'radix' is \"all\" or an array of integers");
-        }
-      }
-      read_backends(e, Kind::uniform);
+    case Type::model:
+      read_model(table, e);
       break;
-    }
   }
   // The parameters as JSON (HDF5 attributes): the table as written plus what was defaulted.
   for (const auto& [key, value] : table.as_table())
