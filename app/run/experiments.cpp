@@ -96,7 +96,11 @@ std::int64_t n1_of(const Experiment& e) {
 
 }  // namespace
 
-void validate(const Session& session, const Experiment& e) {
+namespace {
+
+// Memory first (every experiment is checked before the first one runs), each where its deck
+// line names the size.
+void validate_memory(const Session& session, const Experiment& e) {
   // Memory first: every experiment is checked before the first one runs.
   const toml::value& where = e.type == Type::bench   ? e.table.at("sizes")
                              : e.type == Type::fft   ? e.table.at("grid")
@@ -142,6 +146,11 @@ void validate(const Session& session, const Experiment& e) {
     default:
       break;
   }
+}
+
+// Every backend can run the experiment here: each plan made once (FFTs with FFTW_ESTIMATE,
+// cheap) to find impossible combinations, named at the deck's line.
+void validate_backends(const Session& session, const Experiment& e) {
   switch (e.type) {
     case Type::bench:
       if (e.all_backends) return;  // 'all' skips what cannot run, as a2a bench does
@@ -198,6 +207,13 @@ void validate(const Session& session, const Experiment& e) {
     case Type::model:
       return;
   }
+}
+
+}  // namespace
+
+void validate(const Session& session, const Experiment& e) {
+  validate_memory(session, e);
+  validate_backends(session, e);
 }
 
 namespace {
