@@ -7,8 +7,8 @@
 #include <memory>
 #include <type_traits>
 
-#include "core/session.hpp"
 #include "core/records.hpp"
+#include "core/session.hpp"
 #include "core/stats.hpp"
 #include "fft/baseline.hpp"
 #include "fft/fft1d.hpp"
@@ -118,37 +118,24 @@ void read_input(MPI_Comm comm, const std::string& file_name, const std::array<st
 }
 #endif
 
-}  // namespace
-
+// One backend's plan and arrays.
 template <typename Real>
-FftResult run_fft3d(MPI_Comm comm, const Fft3dExperiment& e,
-                    const std::function<void()>& save_wisdom, const Progress& progress) {
+struct Fft3dEntry {
+  std::unique_ptr<Fft3d<Real>> fft;
+  std::unique_ptr<TimedArrays<Real>> arrays;
+};
+
+// Every backend's plan (its planning time) and arrays, the input read from --input if given.
+template <typename Real>
+std::vector<Fft3dEntry<Real>> make_entries(MPI_Comm comm, const Fft3dExperiment& e,
+                                           FftResult& result) {
   const Options& o0 = e.options;
   const bool r2c = o0.r2c, planewave = e.check == "planewave";
-  const std::array<std::int64_t, 3> spectrum_grid{o0.n[0], o0.n[1],
-                                                  r2c ? o0.n[2] / 2 + 1 : o0.n[2]};
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-#ifndef A2A_WITH_HDF5
-  if (!e.input_file.empty() || !e.output_file.empty()) {
-    throw Error("--input/--output need a build with HDF5 (A2A_WITH_HDF5)");
-  }
-#endif
-  if (e.baseline && !std::is_same_v<Real, double>) {
-    throw Error("--baseline fftw-mpi needs --precision double");
-  }
-  FftResult result;
-  result.bound = std::is_same_v<Real, double> ? 1e-10 : 1e-4;
-
-  struct Entry {
-    std::unique_ptr<Fft3d<Real>> fft;
-    std::unique_ptr<TimedArrays<Real>> arrays;
-  };
-  std::vector<Entry> entries;
+  std::vector<Fft3dEntry<Real>> entries;
   for (const std::string& spec : e.backends) {
     Options o = o0;
     o.backend = spec;
-    Entry& x = entries.emplace_back();
+    Fft3dEntry<Real>& x = entries.emplace_back();
     FftSeries& s = result.series.emplace_back();
     s.label = spec;
     s.planning_s = planning_seconds(comm, [&] { x.fft = std::make_unique<Fft3d<Real>>(comm, o); });
@@ -165,73 +152,92 @@ FftResult run_fft3d(MPI_Comm comm, const Fft3dExperiment& e,
 #endif
   }
 
-  // The checks, once per backend before timing; the reference once (the same input for all).
-  std::vector<std::complex<Real>> reference;       // rank 0
-  std::vector<std::complex<Real>> first_spectrum;  // rank 0: for the baselines' comparison
-  for (std::size_t b = 0; b < entries.size(); ++b) {
-    Fft3d<Real>& fft = *entries[b].fft;
-    TimedArrays<Real>& a = *entries[b].arrays;
-    a.check_pass(fft);
-    const auto roundtrip = [&] {
-      return r2c ? max_relative(comm, a.real_back, a.real_input)
-                 : max_relative(comm, a.back, a.input);
-    };
-    const bool spectrum_needed = e.check == "serial" || planewave || (b == 0 && e.baseline);
-    // The spectrum row-major over its box (a slab's is [y][x][z] in memory), as gather and the
-    // file take it.
-    AlignedVector<std::complex<Real>> spectrum(a.spectrum.size());
-    fft.to_box_order(a.spectrum.data(), spectrum.data());
-    std::vector<std::complex<Real>> whole;
-    if (spectrum_needed) whole = gather(comm, fft.output_box(), spectrum, spectrum_grid);
-    if (e.check == "roundtrip") {
-      count_check(result, result.series[b], roundtrip());
-    } else if (e.check == "serial" || planewave) {
-      const auto whole_input = gather(comm, r2c ? fft.real_box() : fft.input_box(), a.input, o0.n);
-      double error = 0;
-      if (rank == 0) {
-        if (reference.empty()) {
-          reference = planewave ? planewave_spectrum<Real>(o0.n)
-                                : serial_reference<Real>(o0.n, r2c, whole_input);
-        }
-        error = relative_error(whole, reference);
-      }
-      // The spectrum, and backward must restore the input.
-      count_check(result, result.series[b], std::max(rank0_error(comm, error), roundtrip()));
-    }
-    if (b == 0) first_spectrum = std::move(whole);
-#ifdef A2A_WITH_HDF5
-    if (b == 0 && !e.output_file.empty()) {
-      const Box in_box = r2c ? fft.real_box() : fft.input_box();
-      // Room for both arrays (8-byte values on disk) and HDF5's metadata.
-      int procs = 1;
-      MPI_Comm_size(comm, &procs);
-      const std::uint64_t reserve =
-          8 *
-              (static_cast<std::uint64_t>(in_box.count()) * (r2c ? 1 : 2) +
-               static_cast<std::uint64_t>(a.spectrum.size()) * 2) *
-              static_cast<std::uint64_t>(procs) +
-          (1 << 20);
-      io::File file(comm, e.output_file, true, reserve);
-      if (r2c)
-        io::write_box(file, "input", o0.n, in_box, a.real_input.data(), 1);
-      else
-        io::write_box(file, "input", o0.n, in_box, reinterpret_cast<const Real*>(a.input.data()),
-                      2);
-      io::write_box(file, "spectrum", spectrum_grid, fft.output_box(),
-                    reinterpret_cast<const Real*>(spectrum.data()), 2);
-      file.set_attribute("grid", e.grid);
-      file.set_attribute("transform", std::string(r2c ? "r2c" : "c2c"));
-      file.set_attribute("layout",
-                         "C order; input (n0,n1,n2) real for r2c or (n0,n1,n2,2) complex "
-                         "(re, im); spectrum (n0,n1,nz,2) with nz = n2/2+1 for r2c");
-    }
-#endif
-    progress(2, result.series[b].label + " checked");
-  }
+  return entries;
+}
 
-  // FFTW-MPI's two forms on the same input, each compared with the first backend's spectrum.
-  std::vector<std::unique_ptr<FftwMpi>> baselines;
-  std::unique_ptr<LocalFloor> floor;
+// Backend b's checks before timing (the serial reference computed once, for all), and with
+// --output its input and spectrum written; the first backend's spectrum kept on rank 0 for the
+// baselines' comparison.
+template <typename Real>
+void check_entry(MPI_Comm comm, const Fft3dExperiment& e, std::size_t b, Fft3dEntry<Real>& entry,
+                 FftResult& result, std::vector<std::complex<Real>>& reference,
+                 std::vector<std::complex<Real>>& first_spectrum) {
+  const Options& o0 = e.options;
+  const bool r2c = o0.r2c, planewave = e.check == "planewave";
+  const std::array<std::int64_t, 3> spectrum_grid{o0.n[0], o0.n[1],
+                                                  r2c ? o0.n[2] / 2 + 1 : o0.n[2]};
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  Fft3d<Real>& fft = *entry.fft;
+  TimedArrays<Real>& a = *entry.arrays;
+  a.check_pass(fft);
+  const auto roundtrip = [&] {
+    return r2c ? max_relative(comm, a.real_back, a.real_input)
+               : max_relative(comm, a.back, a.input);
+  };
+  const bool spectrum_needed = e.check == "serial" || planewave || (b == 0 && e.baseline);
+  // The spectrum row-major over its box (a slab's is [y][x][z] in memory), as gather and the
+  // file take it.
+  AlignedVector<std::complex<Real>> spectrum(a.spectrum.size());
+  fft.to_box_order(a.spectrum.data(), spectrum.data());
+  std::vector<std::complex<Real>> whole;
+  if (spectrum_needed) whole = gather(comm, fft.output_box(), spectrum, spectrum_grid);
+  if (e.check == "roundtrip") {
+    count_check(result, result.series[b], roundtrip());
+  } else if (e.check == "serial" || planewave) {
+    const auto whole_input = gather(comm, r2c ? fft.real_box() : fft.input_box(), a.input, o0.n);
+    double error = 0;
+    if (rank == 0) {
+      if (reference.empty()) {
+        reference = planewave ? planewave_spectrum<Real>(o0.n)
+                              : serial_reference<Real>(o0.n, r2c, whole_input);
+      }
+      error = relative_error(whole, reference);
+    }
+    // The spectrum, and backward must restore the input.
+    count_check(result, result.series[b], std::max(rank0_error(comm, error), roundtrip()));
+  }
+  if (b == 0) first_spectrum = std::move(whole);
+#ifdef A2A_WITH_HDF5
+  if (b == 0 && !e.output_file.empty()) {
+    const Box in_box = r2c ? fft.real_box() : fft.input_box();
+    // Room for both arrays (8-byte values on disk) and HDF5's metadata.
+    int procs = 1;
+    MPI_Comm_size(comm, &procs);
+    const std::uint64_t reserve = 8 *
+                                      (static_cast<std::uint64_t>(in_box.count()) * (r2c ? 1 : 2) +
+                                       static_cast<std::uint64_t>(a.spectrum.size()) * 2) *
+                                      static_cast<std::uint64_t>(procs) +
+                                  (1 << 20);
+    io::File file(comm, e.output_file, true, reserve);
+    if (r2c)
+      io::write_box(file, "input", o0.n, in_box, a.real_input.data(), 1);
+    else
+      io::write_box(file, "input", o0.n, in_box, reinterpret_cast<const Real*>(a.input.data()), 2);
+    io::write_box(file, "spectrum", spectrum_grid, fft.output_box(),
+                  reinterpret_cast<const Real*>(spectrum.data()), 2);
+    file.set_attribute("grid", e.grid);
+    file.set_attribute("transform", std::string(r2c ? "r2c" : "c2c"));
+    file.set_attribute("layout",
+                       "C order; input (n0,n1,n2) real for r2c or (n0,n1,n2,2) complex "
+                       "(re, im); spectrum (n0,n1,nz,2) with nz = n2/2+1 for r2c");
+  }
+#endif
+}
+
+// FFTW-MPI's two forms on the same input (its plans' time), each compared with the first
+// backend's spectrum, and the local floor: `e.baseline` only, double only.
+template <typename Real>
+void add_baselines(MPI_Comm comm, const Fft3dExperiment& e, bool have_entries,
+                   const std::vector<std::complex<Real>>& first_spectrum, FftResult& result,
+                   std::vector<std::unique_ptr<FftwMpi>>& baselines,
+                   std::unique_ptr<LocalFloor>& floor) {
+  const Options& o0 = e.options;
+  const bool r2c = o0.r2c, planewave = e.check == "planewave";
+  const std::array<std::int64_t, 3> spectrum_grid{o0.n[0], o0.n[1],
+                                                  r2c ? o0.n[2] / 2 + 1 : o0.n[2]};
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
   if constexpr (std::is_same_v<Real, double>) {
     if (e.baseline) {
       double planning = planning_seconds(
@@ -255,21 +261,25 @@ FftResult run_fft3d(MPI_Comm comm, const Fft3dExperiment& e,
         const auto theirs = gather(comm, baseline->box(), baseline->spectrum(), spectrum_grid);
         double difference = 0;
         if (rank == 0) difference = relative_error(first_spectrum, theirs);
-        if (!entries.empty()) count_check(result, s, rank0_error(comm, difference));
+        if (have_entries) count_check(result, s, rank0_error(comm, difference));
       }
     }
   }
-  save_wisdom();  // every plan of the experiment (a2a's and the baselines') is made
+}
 
-  // Interleaved: A B C (baselines) A B C ...; warm-up rounds are not recorded.
+// The timed rounds, interleaved: A B C (baselines) A B C ...; warm-up rounds not recorded.
+template <typename Real>
+void time_rounds(MPI_Comm comm, const Fft3dExperiment& e, std::vector<Fft3dEntry<Real>>& entries,
+                 const std::vector<std::unique_ptr<FftwMpi>>& baselines, LocalFloor* floor,
+                 FftResult& result, const Progress& progress) {
   const std::size_t a2a_series = entries.size();
   for (int it = -e.warmup; it < e.iters; ++it) {
     if (it == 0) {
-      for (Entry& x : entries)
+      for (Fft3dEntry<Real>& x : entries)
         x.fft->reset_phases();
     }
     for (std::size_t b = 0; b < entries.size(); ++b) {
-      Entry& x = entries[b];
+      Fft3dEntry<Real>& x = entries[b];
       time_split(comm, *x.fft, result.series[b], it >= 0, [&] {
         x.arrays->forward(*x.fft);
         x.arrays->backward(*x.fft);
@@ -288,6 +298,35 @@ FftResult run_fft3d(MPI_Comm comm, const Fft3dExperiment& e,
     }
     progress(static_cast<double>(result.series.size()), round_label(it, e.iters));
   }
+}
+
+}  // namespace
+
+template <typename Real>
+FftResult run_fft3d(MPI_Comm comm, const Fft3dExperiment& e,
+                    const std::function<void()>& save_wisdom, const Progress& progress) {
+#ifndef A2A_WITH_HDF5
+  if (!e.input_file.empty() || !e.output_file.empty()) {
+    throw Error("--input/--output need a build with HDF5 (A2A_WITH_HDF5)");
+  }
+#endif
+  if (e.baseline && !std::is_same_v<Real, double>) {
+    throw Error("--baseline fftw-mpi needs --precision double");
+  }
+  FftResult result;
+  result.bound = std::is_same_v<Real, double> ? 1e-10 : 1e-4;
+  std::vector<Fft3dEntry<Real>> entries = make_entries<Real>(comm, e, result);
+  std::vector<std::complex<Real>> reference;       // rank 0: the serial reference, once
+  std::vector<std::complex<Real>> first_spectrum;  // rank 0: for the baselines' comparison
+  for (std::size_t b = 0; b < entries.size(); ++b) {
+    check_entry(comm, e, b, entries[b], result, reference, first_spectrum);
+    progress(2, result.series[b].label + " checked");
+  }
+  std::vector<std::unique_ptr<FftwMpi>> baselines;
+  std::unique_ptr<LocalFloor> floor;
+  add_baselines(comm, e, !entries.empty(), first_spectrum, result, baselines, floor);
+  save_wisdom();  // every plan of the experiment (a2a's and the baselines') is made
+  time_rounds(comm, e, entries, baselines, floor.get(), result, progress);
   for (std::size_t b = 0; b < entries.size(); ++b)
     result.series[b].rates = transpose_rates(comm, entries[b].fft->phases(), e.iters);
   return result;
