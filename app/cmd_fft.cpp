@@ -39,8 +39,8 @@ struct Settings {
   bool decomp_given = false;  // --decomp on the command line (else auto, or pencil with a grid)
 };
 
-template <typename Real>
-int run(const Session& session, const Settings& s) {
+// The experiment the options describe (the decomposition resolved, the options checked).
+Fft3dExperiment experiment_of(const Session& session, const Settings& s) {
   Fft3dExperiment e;
   Options& o = e.options;
   e.grid = s.grid;
@@ -74,6 +74,54 @@ int run(const Session& session, const Settings& s) {
   e.fftw_plan = s.fftw_plan;
   e.input_file = s.input_file;
   e.output_file = s.output_file;
+  return e;
+}
+
+// The text report's lines about a2a's own run (its check, planning, times, transposes, floor).
+void print_ours(const Session& session, const Settings& s, const Fft3dExperiment& e,
+                const FftResult& result, const nlohmann::json& rec, const Wisdom& wisdom) {
+  const Options& o = e.options;
+  const FftSeries& ours = result.series.front();
+  const double bound = result.bound, error = ours.relative_error;
+  std::printf("a2a fft: %s %s %s%s, %s grid %dx%d, P=%d, %s\n", s.grid.c_str(), s.transform.c_str(),
+              s.precision.c_str(), s.in_place ? " in place" : "", e.decomp.c_str(), o.p1, o.p2,
+              session.procs, ours.backend.c_str());
+  std::printf("  check %-9s relative max error %.3e (bound %.0e): %s\n", s.check.c_str(), error,
+              bound, ours.checked ? (error <= bound ? "passed" : "FAILED") : "skipped");
+  const std::string kept = wisdom.file().empty() ? std::string(", no wisdom kept")
+                           : wisdom.found()      ? ", plans from " + wisdom.file()
+                           : wisdom.saved()
+                               ? ", a first run: wisdom saved to " + wisdom.file()
+                               : std::string(", wisdom not saved (see the warning above)");
+  std::printf(
+      "  planning: %.3f s (FFTW %s%s)%s%s\n", ours.planning_s, s.fftw_plan.c_str(), kept.c_str(),
+      ours.local_transforms.empty() ? "" : "; local transforms: ", ours.local_transforms.c_str());
+  std::printf(
+      "  forward+backward: median %.1f us (95%% CI %.1f-%.1f), transposes %.1f us, "
+      "local FFTs %.1f us, %.2f GFlop/s\n",
+      rec["median_us"].get<double>(), rec["ci95_low_us"].get<double>(),
+      rec["ci95_high_us"].get<double>(), rec["transpose_us"].get<double>(),
+      rec["compute_us"].get<double>(), rec["gflops"].get<double>());
+  const TransposeRates& rates = ours.rates;
+  std::printf(
+      "  transposes per pair: pack %.1f us (%.2f GB/s), exchange %.1f us (%.2f GB/s), "
+      "unpack %.1f us (%.2f GB/s); memcpy of one buffer %.2f GB/s (slowest rank)\n",
+      rates.pack_us, rates.pack_gbps, rates.exchange_us, rates.exchange_gbps, rates.unpack_us,
+      rates.unpack_gbps, rates.memcpy_gbps);
+  if (rec.contains("local_floor_us")) {
+    const double floor = rec["local_floor_us"].get<double>();
+    std::printf(
+        "  local floor (FFTW's in-place plans on FFTW-MPI's layout, no exchange): median "
+        "%.1f us; a2a's local FFTs %.2fx that\n",
+        floor, rec["compute_us"].get<double>() / floor);
+  }
+}
+
+template <typename Real>
+int run(const Session& session, const Settings& s) {
+  const Fft3dExperiment e = experiment_of(session, s);
+  const Options& o = e.options;
+  const bool planewave = s.check == "planewave";
   const Wisdom wisdom(session.comm, s.wisdom, s.fftw_plan);
   refuse_check_on_folded_buffers(s.check != "none", "fft --check " + s.check);
   check_memory(
@@ -102,41 +150,9 @@ int run(const Session& session, const Settings& s) {
     if (s.format == "json") {
       std::cout << rec.dump() << "\n";
     } else {
-      const double bound = result.bound, error = ours.relative_error;
-      std::printf("a2a fft: %s %s %s%s, %s grid %dx%d, P=%d, %s\n", s.grid.c_str(),
-                  s.transform.c_str(), s.precision.c_str(), s.in_place ? " in place" : "",
-                  e.decomp.c_str(), o.p1, o.p2, session.procs, ours.backend.c_str());
-      std::printf("  check %-9s relative max error %.3e (bound %.0e): %s\n", s.check.c_str(), error,
-                  bound, ours.checked ? (error <= bound ? "passed" : "FAILED") : "skipped");
-      const std::string kept = wisdom.file().empty() ? std::string(", no wisdom kept")
-                               : wisdom.found()      ? ", plans from " + wisdom.file()
-                               : wisdom.saved()
-                                   ? ", a first run: wisdom saved to " + wisdom.file()
-                                   : std::string(", wisdom not saved (see the warning above)");
-      std::printf("  planning: %.3f s (FFTW %s%s)%s%s\n", ours.planning_s, s.fftw_plan.c_str(),
-                  kept.c_str(), ours.local_transforms.empty() ? "" : "; local transforms: ",
-                  ours.local_transforms.c_str());
-      std::printf(
-          "  forward+backward: median %.1f us (95%% CI %.1f-%.1f), transposes %.1f us, "
-          "local FFTs %.1f us, %.2f GFlop/s\n",
-          rec["median_us"].get<double>(), rec["ci95_low_us"].get<double>(),
-          rec["ci95_high_us"].get<double>(), rec["transpose_us"].get<double>(),
-          rec["compute_us"].get<double>(), rec["gflops"].get<double>());
-      const TransposeRates& rates = ours.rates;
-      std::printf(
-          "  transposes per pair: pack %.1f us (%.2f GB/s), exchange %.1f us (%.2f GB/s), "
-          "unpack %.1f us (%.2f GB/s); memcpy of one buffer %.2f GB/s (slowest rank)\n",
-          rates.pack_us, rates.pack_gbps, rates.exchange_us, rates.exchange_gbps, rates.unpack_us,
-          rates.unpack_gbps, rates.memcpy_gbps);
-      if (rec.contains("local_floor_us")) {
-        const double floor = rec["local_floor_us"].get<double>();
-        std::printf(
-            "  local floor (FFTW's in-place plans on FFTW-MPI's layout, no exchange): median "
-            "%.1f us; a2a's local FFTs %.2fx that\n",
-            floor, rec["compute_us"].get<double>() / floor);
-      }
+      print_ours(session, s, e, result, rec, wisdom);
       for (std::size_t b = 1; b < result.series.size(); ++b) {
-        print_baseline(rec, result.series[b].relative_error <= bound, key(b));
+        print_baseline(rec, result.series[b].relative_error <= result.bound, key(b));
       }
     }
   }
