@@ -10,6 +10,69 @@
 #include "is/npb_is.hpp"
 
 namespace a2a::app {
+namespace {
+
+// The run as one JSON record (--format json).
+nlohmann::json is_record(const Session& session, const is::ClassParams& c, const is::Options& run,
+                         const is::Result& r, double mops, bool ok) {
+  const stats::Summary s = stats::summarize(r.iteration_us);
+  nlohmann::json rec = {{"app", "is"},
+                        {"class", std::string(1, c.name)},
+                        {"backend", r.backend_name},
+                        {"counts_backend", r.counts_backend_name},
+                        {"procs", session.procs},
+                        {"bytes", r.mean_exchange_bytes},
+                        {"iters", run.iterations},
+                        {"check", ok ? "passed" : "failed"},
+                        {"time_s", r.time_s},
+                        {"mops_total", mops},
+                        {"mops_per_process", mops / session.procs},
+                        {"keys_exchange_us", r.keys_us},
+                        {"counts_exchange_us", r.counts_us},
+                        {"bucket_us", r.bucket_us},
+                        {"reduce_us", r.reduce_us},
+                        {"rank_us", r.rank_us},
+                        {"partial_verified", r.partial_passed},
+                        {"full_verified", r.full_ok},
+                        {"keys_conserved", r.count_ok},
+                        {"keys_multiset_verified", r.keys_ok}};
+  put_summary(rec, s);
+  return rec;
+}
+
+// The run as NPB prints it, plus a2a's lines (backends, exchange and local phase times, the
+// verification's parts).
+void print_is(const Session& session, const is::ClassParams& c, const is::Options& run,
+              const is::Result& r, double mops, bool ok) {
+  std::printf("\n\n NAS Parallel Benchmarks IS (a2a), exchanges through a2a backends\n\n");
+  std::printf(" Size:  %llu  (class %c)\n", static_cast<unsigned long long>(c.total_keys()),
+              c.name);
+  std::printf(" Iterations:   %d\n", run.iterations);
+  std::printf(" Number of processes:     %d\n\n", session.procs);
+  std::printf(" IS Benchmark Completed\n");
+  std::printf(" Class           = %24c\n", c.name);
+  std::printf(" Size            = %24llu\n", static_cast<unsigned long long>(c.total_keys()));
+  std::printf(" Iterations      = %24d\n", run.iterations);
+  std::printf(" Time in seconds = %24.6f\n", r.time_s);
+  std::printf(" Total processes = %24d\n", session.procs);
+  std::printf(" Mop/s total     = %24.2f\n", mops);
+  std::printf(" Mop/s/process   = %24.2f\n", mops / session.procs);
+  std::printf(" Operation type  = %24s\n", "keys ranked");
+  std::printf(" Verification    = %24s\n", ok ? "SUCCESSFUL" : "UNSUCCESSFUL");
+  std::printf(" Keys backend    = %s\n", r.backend_name.c_str());
+  std::printf(" Counts backend  = %s\n", r.counts_backend_name.c_str());
+  std::printf(" Keys exchange   = %24.1f us (slowest rank, all iterations)\n", r.keys_us);
+  std::printf(" Counts exchange = %24.1f us\n", r.counts_us);
+  std::printf(
+      " Local phases    = bucketing %.1f us, bucket-size Allreduce %.1f us, ranking "
+      "%.1f us\n",
+      r.bucket_us, r.reduce_us, r.rank_us);
+  std::printf(" Partial verify  = %21d/%d\n", r.partial_passed, 5 * run.iterations);
+  std::printf(" Full verify     = %24s\n", r.full_ok ? "sorted" : "OUT OF ORDER");
+  std::printf(" Keys conserved  = %24s\n", r.count_ok ? "yes" : "NO");
+  std::printf(" Keys as sent    = %24s\n\n", r.keys_ok ? "yes" : "NO");
+}
+}  // namespace
 
 Runner setup_is(CLI::App& app, const Session& session) {
   struct Options {
@@ -51,57 +114,9 @@ Runner setup_is(CLI::App& app, const Session& session) {
     const bool ok = r.verified();
     if (session.root()) {
       if (opt->format == "json") {
-        const stats::Summary s = stats::summarize(r.iteration_us);
-        nlohmann::json rec = {{"app", "is"},
-                              {"class", std::string(1, c.name)},
-                              {"backend", r.backend_name},
-                              {"counts_backend", r.counts_backend_name},
-                              {"procs", session.procs},
-                              {"bytes", r.mean_exchange_bytes},
-                              {"iters", opt->run.iterations},
-                              {"check", ok ? "passed" : "failed"},
-                              {"time_s", r.time_s},
-                              {"mops_total", mops},
-                              {"mops_per_process", mops / session.procs},
-                              {"keys_exchange_us", r.keys_us},
-                              {"counts_exchange_us", r.counts_us},
-                              {"bucket_us", r.bucket_us},
-                              {"reduce_us", r.reduce_us},
-                              {"rank_us", r.rank_us},
-                              {"partial_verified", r.partial_passed},
-                              {"full_verified", r.full_ok},
-                              {"keys_conserved", r.count_ok},
-                              {"keys_multiset_verified", r.keys_ok}};
-        put_summary(rec, s);
-        std::cout << rec.dump() << "\n";
+        std::cout << is_record(session, c, opt->run, r, mops, ok).dump() << "\n";
       } else {
-        std::printf("\n\n NAS Parallel Benchmarks IS (a2a), exchanges through a2a backends\n\n");
-        std::printf(" Size:  %llu  (class %c)\n", static_cast<unsigned long long>(c.total_keys()),
-                    c.name);
-        std::printf(" Iterations:   %d\n", opt->run.iterations);
-        std::printf(" Number of processes:     %d\n\n", session.procs);
-        std::printf(" IS Benchmark Completed\n");
-        std::printf(" Class           = %24c\n", c.name);
-        std::printf(" Size            = %24llu\n", static_cast<unsigned long long>(c.total_keys()));
-        std::printf(" Iterations      = %24d\n", opt->run.iterations);
-        std::printf(" Time in seconds = %24.6f\n", r.time_s);
-        std::printf(" Total processes = %24d\n", session.procs);
-        std::printf(" Mop/s total     = %24.2f\n", mops);
-        std::printf(" Mop/s/process   = %24.2f\n", mops / session.procs);
-        std::printf(" Operation type  = %24s\n", "keys ranked");
-        std::printf(" Verification    = %24s\n", ok ? "SUCCESSFUL" : "UNSUCCESSFUL");
-        std::printf(" Keys backend    = %s\n", r.backend_name.c_str());
-        std::printf(" Counts backend  = %s\n", r.counts_backend_name.c_str());
-        std::printf(" Keys exchange   = %24.1f us (slowest rank, all iterations)\n", r.keys_us);
-        std::printf(" Counts exchange = %24.1f us\n", r.counts_us);
-        std::printf(
-            " Local phases    = bucketing %.1f us, bucket-size Allreduce %.1f us, ranking "
-            "%.1f us\n",
-            r.bucket_us, r.reduce_us, r.rank_us);
-        std::printf(" Partial verify  = %21d/%d\n", r.partial_passed, 5 * opt->run.iterations);
-        std::printf(" Full verify     = %24s\n", r.full_ok ? "sorted" : "OUT OF ORDER");
-        std::printf(" Keys conserved  = %24s\n", r.count_ok ? "yes" : "NO");
-        std::printf(" Keys as sent    = %24s\n\n", r.keys_ok ? "yes" : "NO");
+        print_is(session, c, opt->run, r, mops, ok);
       }
     }
     return ok ? 0 : 1;
