@@ -18,7 +18,6 @@ namespace {
 
 using a2a::test::Harness;
 
-
 bool applies(Harness& h, const std::string& spec) {
   if (a2a::check_applicable(spec, h.comm(), a2a::Kind::vector, 0)) return false;
   // sloavx's leaders' radix is checked against N when built: keep r <= N.

@@ -12,8 +12,8 @@
 #include "a2a/registry.hpp"
 #include "a2a/spec.hpp"
 #include "detail/datatype.hpp"
-#include "detail/mpi_entry.hpp"
 #include "detail/messages.hpp"
+#include "detail/mpi_entry.hpp"
 #include "detail/plan.hpp"
 
 namespace a2a {

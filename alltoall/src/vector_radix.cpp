@@ -262,8 +262,8 @@ void VectorRadixExchange::exchange_window(std::size_t first, std::size_t last, R
   }
   for (std::size_t k = first; k < last; ++k) {
     const std::size_t bytes = msg_offset_out_[k - first + 1] - msg_offset_out_[k - first];
-    requests_.isend(send_msg_.data() + msg_offset_out_[k - first], bytes, destination(k), tags_.payload,
-                    comm_);
+    requests_.isend(send_msg_.data() + msg_offset_out_[k - first], bytes, destination(k),
+                    tags_.payload, comm_);
     sent.rounds += 1;
     sent.messages += 2;
     sent.elements += schedule_[k].positions.size();
@@ -559,6 +559,5 @@ std::unique_ptr<ExchangeImpl> make_vector_radix_exchange(const Context& ctx, std
                                                          std::size_t window) {
   return std::make_unique<VectorRadixPerCall>(ctx, radix, window);
 }
-
 
 }  // namespace a2a::detail

@@ -50,6 +50,4 @@ std::string wisdom_cache_path();
 // from the wisdom: an error, on every rank, where the wisdom lacks one, instead of planning).
 unsigned fftw_flags_of(const std::string& plan);
 
-
-
 }  // namespace a2a::fft

@@ -126,9 +126,8 @@ Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out, con
     : Redistribution(comm, in, out, within, element_bytes, backend,
                      agreed_pieces(comm, in, out, within, element_bytes)) {}
 
-Redistribution::Pieces Redistribution::agreed_pieces(MPI_Comm comm, const Box& in,
-                                                     const Box& out, const Box& within,
-                                                     std::size_t element_bytes) {
+Redistribution::Pieces Redistribution::agreed_pieces(MPI_Comm comm, const Box& in, const Box& out,
+                                                     const Box& within, std::size_t element_bytes) {
   // Checked and agreed on before any arithmetic on the boxes: every rank throws alike.
   require_intracommunicator(comm, "a2a::Redistribution");
   std::string problem = element_bytes == 0 ? "element_bytes is 0" : "";
@@ -178,8 +177,7 @@ Redistribution::Pieces Redistribution::agreed_pieces(MPI_Comm comm, const Box& i
 }
 
 Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out, const Box& within,
-                               std::size_t element_bytes, std::string_view backend,
-                               Pieces pieces)
+                               std::size_t element_bytes, std::string_view backend, Pieces pieces)
     : in_(in),
       out_(out),
       element_(element_bytes),

@@ -8,8 +8,8 @@
 
 #include "detail/algorithms.hpp"
 #include "detail/context.hpp"
-#include "detail/mpi_entry.hpp"
 #include "detail/messages.hpp"
+#include "detail/mpi_entry.hpp"
 #include "detail/plan_impl.hpp"
 
 namespace a2a::detail {

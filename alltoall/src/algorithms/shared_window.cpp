@@ -29,8 +29,8 @@
 #include "a2a/topology.hpp"
 #include "detail/algorithms.hpp"
 #include "detail/context.hpp"
-#include "detail/mpi_entry.hpp"
 #include "detail/messages.hpp"
+#include "detail/mpi_entry.hpp"
 #include "detail/plan_impl.hpp"
 #include "detail/shared_areas.hpp"
 

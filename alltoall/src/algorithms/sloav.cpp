@@ -71,9 +71,7 @@ AlgorithmInfo describe_sloav() {
     return make_vector_radix_exchange(ctx, 2, 1);
   };
   info.tuning_candidates = [](Kind, int) { return std::vector<std::string>{"sloav"}; };
-  info.test_variants = [](Kind, int) {
-    return std::vector<std::string>{"sloav:linear_above=100"};
-  };
+  info.test_variants = [](Kind, int) { return std::vector<std::string>{"sloav:linear_above=100"}; };
   info.predicted = [](const model::CostModel& m, Kind kind, std::uint64_t procs,
                       std::uint64_t bytes) -> std::optional<std::pair<std::string, double>> {
     if (kind != Kind::vector) return std::nullopt;

@@ -474,8 +474,12 @@ AlgorithmInfo describe_sloavx() {
   // The node's gather and scatter areas: at worst one node of P ranks.
   info.scratch_buffers = [](int procs) { return 3 + 2.0 * procs; };
   info.test_variants = [](Kind, int) {
-    return std::vector<std::string>{"sloavx:q=1", "sloavx:q=2", "sloavx:q=3", "sloavx:q=4",
-                                    "sloavx:q=1,r=max,window=all", "sloavx:q=2,r=sqrt,window=2",
+    return std::vector<std::string>{"sloavx:q=1",
+                                    "sloavx:q=2",
+                                    "sloavx:q=3",
+                                    "sloavx:q=4",
+                                    "sloavx:q=1,r=max,window=all",
+                                    "sloavx:q=2,r=sqrt,window=2",
                                     "sloavx:q=1,window=all"};
   };
   return info;

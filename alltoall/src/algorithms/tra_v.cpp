@@ -31,8 +31,11 @@ AlgorithmInfo describe_tra_v() {
   };
   info.tuning_candidates = [](Kind, int procs) { return radix_candidates("tra_v", procs); };
   info.test_variants = [](Kind, int) {
-    return std::vector<std::string>{"tra_v:r=2", "tra_v:r=3", "tra_v:r=max",
-                                    "tra_v:r=max,window=2", "tra_v:r=sqrt,window=all",
+    return std::vector<std::string>{"tra_v:r=2",
+                                    "tra_v:r=3",
+                                    "tra_v:r=max",
+                                    "tra_v:r=max,window=2",
+                                    "tra_v:r=sqrt,window=all",
                                     "tra_v:r=max,window=all"};
   };
   info.large_message_tests = false;  // sloav's engine, which those tests run

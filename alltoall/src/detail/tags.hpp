@@ -16,9 +16,9 @@ struct VectorRadixTags {
   int sizes, payload, wide_sizes;  // sizes below 4 GiB, the blocks, sizes past 4 GiB
 };
 inline constexpr VectorRadixTags vector_radix = {4646, 4647, 4648};  // tra_v, sloav
-inline constexpr int sloavx_up = 4747;       // SLOAVx's sweeps up the node's tree
-inline constexpr int sloavx_down = 4748;     // ... and down
+inline constexpr int sloavx_up = 4747;    // SLOAVx's sweeps up the node's tree
+inline constexpr int sloavx_down = 4748;  // ... and down
 inline constexpr VectorRadixTags sloavx_leaders = {4750, 4751, 4752};  // SLOAVx's leaders' SLOAV
-inline constexpr int padded = 4848;          // padded_bruck_v's TRA rounds
+inline constexpr int padded = 4848;  // padded_bruck_v's TRA rounds
 
 }  // namespace a2a::detail::tag

@@ -133,5 +133,4 @@ std::unique_ptr<PlanImpl> make_vector_radix_plan(const Context& ctx, std::size_t
 std::unique_ptr<ExchangeImpl> make_vector_radix_exchange(const Context& ctx, std::size_t radix,
                                                          std::size_t window);
 
-
 }  // namespace a2a::detail
