@@ -164,8 +164,7 @@ void check_entry(MPI_Comm comm, const Fft3dExperiment& e, std::size_t b, Fft3dEn
                  std::vector<std::complex<Real>>& first_spectrum) {
   const Options& o0 = e.options;
   const bool r2c = o0.r2c, planewave = e.check == "planewave";
-  const std::array<std::int64_t, 3> spectrum_grid{o0.n[0], o0.n[1],
-                                                  r2c ? o0.n[2] / 2 + 1 : o0.n[2]};
+  const auto spectrum_grid = spectrum_shape(o0.n, r2c);
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   Fft3d<Real>& fft = *entry.fft;
@@ -234,8 +233,7 @@ void add_baselines(MPI_Comm comm, const Fft3dExperiment& e, bool have_entries,
                    std::unique_ptr<LocalFloor>& floor) {
   const Options& o0 = e.options;
   const bool r2c = o0.r2c, planewave = e.check == "planewave";
-  const std::array<std::int64_t, 3> spectrum_grid{o0.n[0], o0.n[1],
-                                                  r2c ? o0.n[2] / 2 + 1 : o0.n[2]};
+  const auto spectrum_grid = spectrum_shape(o0.n, r2c);
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   if constexpr (std::is_same_v<Real, double>) {

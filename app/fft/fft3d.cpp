@@ -83,7 +83,7 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   if (o.chunks < 1) throw Error("--chunks must be at least 1");
   const int r1 = rank / o.p2, r2 = rank % o.p2;
   // The complex grid: with r2c, n2/2 + 1 points along z.
-  const std::array<std::int64_t, 3> n{o.n[0], o.n[1], o.r2c ? o.n[2] / 2 + 1 : o.n[2]};
+  const std::array<std::int64_t, 3> n = spectrum_shape(o.n, o.r2c);
   auto part = [](std::int64_t len, int parts, int i) {
     return std::pair{block_start(len, parts, i), block_start(len, parts, i + 1)};
   };

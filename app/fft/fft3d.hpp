@@ -37,6 +37,12 @@
 
 namespace a2a::fft {
 
+// The spectrum's global shape for grid n: n2/2 + 1 along the last axis for r2c (FFTW's
+// Hermitian half), else n.
+inline std::array<std::int64_t, 3> spectrum_shape(const std::array<std::int64_t, 3>& n, bool r2c) {
+  return {n[0], n[1], r2c ? n[2] / 2 + 1 : n[2]};
+}
+
 struct Options {
   std::array<std::int64_t, 3> n{8, 8, 8};
   int p1 = 1, p2 = 1;            // process grid (slab: P x 1)
