@@ -130,7 +130,7 @@ template <typename Real>
 std::vector<Fft3dEntry<Real>> make_entries(MPI_Comm comm, const Fft3dExperiment& e,
                                            FftResult& result) {
   const Options& o0 = e.options;
-  const bool r2c = o0.r2c, planewave = e.check == "planewave";
+  const bool planewave = e.check == "planewave";
   std::vector<Fft3dEntry<Real>> entries;
   for (const std::string& spec : e.backends) {
     Options o = o0;
@@ -144,6 +144,7 @@ std::vector<Fft3dEntry<Real>> make_entries(MPI_Comm comm, const Fft3dExperiment&
     x.arrays = std::make_unique<TimedArrays<Real>>(*x.fft, o, planewave, e.in_place);
 #ifdef A2A_WITH_HDF5
     if (!e.input_file.empty()) {  // a2a fft --input (one backend)
+      const bool r2c = o0.r2c;
       TimedArrays<Real>& a = *x.arrays;
       read_input<Real>(comm, e.input_file, o.n, r2c ? x.fft->real_box() : x.fft->input_box(), r2c,
                        a.input);
