@@ -28,8 +28,8 @@ program short_arrays
   send = int(rank, c_int8_t)
 
   call a2a_plan_create_vector(plan, "linear", MPI_COMM_WORLD, short, displs, full, displs, code)
-  ! Arrays on both sides: the same rank as the Allreduce below (MPICH's mpi module has no
-  ! explicit interface, and gfortran checks one call against the other).
+  ! Arrays as send buffers here and below: MPICH's mpi module has no explicit interface, and
+  ! gfortran checks one call's arguments against the other's.
   call MPI_Allreduce([merge(1, 0, code == A2A_ERR_ARGUMENT)], everywhere, 1, MPI_INTEGER, MPI_MIN, &
                      MPI_COMM_WORLD, ierr)
   call check(everywhere(1) == 1 .and. index(a2a_last_error(), "entries") > 0, &
@@ -49,8 +49,7 @@ program short_arrays
   call check(right, "then full arrays: the right data")
   call a2a_exchange_free(ex, code)
 
-  totals = [checks, fails]
-  call MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call MPI_Allreduce([checks, fails], totals, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (rank == 0) print '(a, i0, a, i0, a)', "short_arrays: ", totals(1) - totals(2), " passed, ", &
                         totals(2), " failed"
   call MPI_Finalize(ierr)
