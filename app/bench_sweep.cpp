@@ -127,7 +127,7 @@ std::vector<std::size_t> parse_sizes(const std::string& text) {
 // MPI library's own gets one, for what it may keep), about three for the store-and-forward
 // ones (work array, staging, overflow), and sloavx's leader holds its node's data twice more.
 static double scratch_units(const std::string& spec, int procs) {
-  const AlgorithmInfo* info = find_algorithm(Spec::parse(spec).name);
+  const AlgorithmInfo* info = algorithm_of(spec);
   return info != nullptr && info->scratch_buffers ? info->scratch_buffers(procs) : 3;
 }
 

@@ -23,6 +23,17 @@ def foreign(line, found):
 
 
 passed, failed = 0, 0
+
+
+def tally(problems):
+    """One check: passed without problems, else failed and printed."""
+    global passed, failed
+    if problems:
+        failed += 1
+        print("FAILED:", *problems, sep="\n  ")
+    else:
+        passed += 1
+
 for record in sorted((root / "docs" / "records").glob("*.md")):
     problems = []
     for number, line in enumerate(record.read_text().splitlines(), 1):
@@ -34,29 +45,16 @@ for record in sorted((root / "docs" / "records").glob("*.md")):
             if found:
                 problems.append(f"{record.name}:{number}: {what}: '{found.group(0)}' in "
                                 f"{line.strip()[:120]!r}")
-    if problems:
-        failed += 1
-        print("FAILED:", *problems, sep="\n  ")
-    else:
-        passed += 1
+    tally(problems)
+# The raw files beside them, read as bytes: the JSON lines and the results files' attributes.
+machine_path_bytes = re.compile(machine_path.pattern.encode())
 for folder in sorted(p for p in (root / "docs" / "records").iterdir() if p.is_dir()):
     problems = []
-    for raw in sorted(folder.rglob("*.jsonl")):
-        for number, line in enumerate(raw.read_text().splitlines(), 1):
-            found = machine_path.search(line)
-            if found:
-                problems.append(f"{raw.relative_to(root)}:{number}: a machine's path: "
-                                f"'{found.group(0)}'")
-                break
-    for results in sorted(folder.rglob("*.h5")):
-        found = re.search(machine_path.pattern.encode(), results.read_bytes())
+    for raw in sorted(f for f in folder.rglob("*") if f.suffix in (".jsonl", ".h5")):
+        found = machine_path_bytes.search(raw.read_bytes())
         if found:
-            problems.append(f"{results.relative_to(root)}: a machine's path: "
+            problems.append(f"{raw.relative_to(root)}: a machine's path: "
                             f"'{found.group(0).decode(errors='replace')}'")
-    if problems:
-        failed += 1
-        print("FAILED:", *problems, sep="\n  ")
-    else:
-        passed += 1
+    tally(problems)
 print(f"docs_records: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

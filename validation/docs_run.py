@@ -88,9 +88,9 @@ def tour_setup():
     sys.exit("docs_run: the README has no tour (a ```sh block with `a2a list`)")
 
 
-def script_for(page, work):
+def script_for(page):
     """The shell script that runs PAGE's ```sh blocks, or None where it has none; the files it
-    needs from the page are written into WORK (the repository's root)."""
+    needs from the page are written into the repository's root."""
     blocks, body = blocks_of(page), []
     for index, (first, language, info, lines) in enumerate(blocks):
         if language != "sh" or "not-run" in info:
@@ -100,10 +100,10 @@ def script_for(page, work):
             for name in set(re.findall(r"(?<![\w/.])([\w-]+(\.c|\.f90|\.py|\.cpp))\b", command)):
                 file, ext = name
                 shown = [b for b in blocks[:index] if b[1] == language_of[ext]]
-                if shown and not (work / file).exists():
-                    (work / file).write_text("\n".join(shown[-1][3]) + "\n")
+                if shown and not (root / file).exists():
+                    (root / file).write_text("\n".join(shown[-1][3]) + "\n")
             if re.search(r"\./(your|my)_program\b", command):
-                (work / "your_program.c").write_text(your_program)
+                (root / "your_program.c").write_text(your_program)
                 for program in ("your_program", "my_program"):
                     body.append(f"mpicc -o {program} your_program.c")
             if command.startswith(("export ", "[ ", "cd ")) or re.fullmatch(r"\w+=\S+", command):
@@ -119,10 +119,14 @@ def script_for(page, work):
                      ['echo "page: $passed passed, $failed failed"'])
 
 
+def present():
+    """What the commands may add to: the top-level entries and everything under results/."""
+    return set(root.iterdir()) | set((root / "results").rglob("*"))
+
+
 def made_since(before):
-    """The paths the commands made: new top-level entries and new files under results/."""
-    now = {p for p in root.iterdir()} | set((root / "results").rglob("*"))
-    return sorted(now - before, key=lambda p: len(p.parts), reverse=True)
+    """The paths the commands made, deepest first."""
+    return sorted(present() - before, key=lambda p: len(p.parts), reverse=True)
 
 
 # The pages assume a2a installed as the README's commands leave it (scripts/main and
@@ -140,9 +144,9 @@ pages = [root / "README.md"] + sorted((root / "docs").glob("*.md"))
 passed = failed = 0
 for page in pages:
     home = pathlib.Path(tempfile.mkdtemp(prefix="docs_run-"))
-    before = {p for p in root.iterdir()} | set((root / "results").rglob("*"))
+    before = present()
     try:
-        script = script_for(page, root)
+        script = script_for(page)
         if script is None:
             continue
         print(f"=== {page.relative_to(root)}", flush=True)

@@ -118,8 +118,8 @@ const AlgorithmInfo* find_algorithm(const std::string& name) {
 
 const AlgorithmInfo* algorithm_of(const std::string& spec) {
   const std::size_t arrow = spec.rfind("->");
-  const std::string resolved = arrow == std::string::npos ? spec : spec.substr(arrow + 2);
-  return find_algorithm(resolved.substr(0, resolved.find(':')));
+  return find_algorithm(
+      Spec::parse(arrow == std::string::npos ? spec : spec.substr(arrow + 2)).name);
 }
 
 const ParamInfo* AlgorithmInfo::param(const std::string& key) const {

@@ -145,7 +145,7 @@ class IntegerSort {
         num_keys_(first_key(total_, rank_ + 1, procs_) - first_),
         shift_(c_.max_key_log2 - c_.num_buckets_log2),
         buckets_(c_.num_buckets()),
-        key_array_((check_fits(), generate_keys(c_, first_, num_keys_))),
+        key_array_(generate_keys(c_, first_, num_keys_)),
         key_buff1_(num_keys_),
         bucket_size_(static_cast<std::size_t>(buckets_ + kTests)),
         bucket_totals_(bucket_size_.size()),
@@ -222,10 +222,6 @@ class IntegerSort {
     int procs = 1;
     MPI_Comm_size(comm, &procs);
     return procs;
-  }
-  // Fail cleanly, on every rank, when the class does not fit.
-  void check_fits() const {
-    app::check_memory(comm_, bytes_per_rank(c_, procs_), "IS class " + std::string(1, c_.name));
   }
   bool mine(std::uint64_t index) const { return index >= first_ && index < first_ + num_keys_; }
 
@@ -435,6 +431,11 @@ void IntegerSort::verify_full(Result& result) {
 }  // namespace
 
 Result run(const Options& options, MPI_Comm comm) {
+  // Fail cleanly, on every rank, when the class does not fit: before any key is made.
+  const ClassParams& c = class_params(options.class_name);
+  int procs = 1;
+  MPI_Comm_size(comm, &procs);
+  app::check_memory(comm, bytes_per_rank(c, procs), "IS class " + std::string(1, c.name));
   IntegerSort sort(options, comm);
   Result result;
   result.counts_backend_name = sort.counts_backend_name();
