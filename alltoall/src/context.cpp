@@ -3,11 +3,11 @@
 #include <climits>
 #include <cmath>
 
+#include "a2a/algorithm.hpp"
 #include "a2a/error.hpp"
 #include "a2a/model.hpp"
 #include "a2a/registry.hpp"
 #include "detail/algorithms.hpp"
-#include "detail/context.hpp"
 
 namespace a2a::detail {
 

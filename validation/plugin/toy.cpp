@@ -15,9 +15,8 @@
 #include <memory>
 #include <vector>
 
+#include "a2a/algorithm.hpp"
 #include "a2a/registry.hpp"
-#include "detail/context.hpp"
-#include "detail/plan_impl.hpp"
 
 namespace {
 

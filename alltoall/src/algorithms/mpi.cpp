@@ -6,11 +6,10 @@
 // displaced byte type per peer (vector).
 #include <climits>
 
+#include "a2a/algorithm.hpp"
 #include "detail/algorithms.hpp"
-#include "detail/context.hpp"
 #include "detail/messages.hpp"
 #include "detail/mpi_entry.hpp"
-#include "detail/plan_impl.hpp"
 
 namespace a2a::detail {
 namespace {

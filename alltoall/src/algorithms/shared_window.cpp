@@ -26,12 +26,11 @@
 #include <memory>
 #include <string>
 
+#include "a2a/algorithm.hpp"
 #include "a2a/topology.hpp"
 #include "detail/algorithms.hpp"
-#include "detail/context.hpp"
 #include "detail/messages.hpp"
 #include "detail/mpi_entry.hpp"
-#include "detail/plan_impl.hpp"
 #include "detail/shared_areas.hpp"
 
 namespace a2a::detail {

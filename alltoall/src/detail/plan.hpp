@@ -5,9 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "a2a/algorithm.hpp"
 #include "a2a/alltoall.hpp"
-#include "detail/context.hpp"
-#include "detail/plan_impl.hpp"
 
 namespace a2a::detail {
 

@@ -7,10 +7,9 @@
 #include <cstring>
 #include <string>
 
+#include "a2a/algorithm.hpp"
 #include "a2a/error.hpp"
-#include "detail/context.hpp"
 #include "detail/messages.hpp"
-#include "detail/plan_impl.hpp"
 #include "detail/tags.hpp"
 
 namespace a2a::detail {

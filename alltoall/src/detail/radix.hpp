@@ -15,10 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include "a2a/algorithm.hpp"
 #include "a2a/buffer.hpp"
-#include "detail/context.hpp"
 #include "detail/messages.hpp"
-#include "detail/plan_impl.hpp"
 
 namespace a2a::detail {
 

@@ -31,10 +31,9 @@
 #include <string>
 #include <vector>
 
+#include "a2a/algorithm.hpp"
 #include "a2a/buffer.hpp"
-#include "detail/context.hpp"
 #include "detail/messages.hpp"
-#include "detail/plan_impl.hpp"
 #include "detail/radix.hpp"
 
 namespace a2a::detail {
