@@ -25,10 +25,9 @@
 #include <sstream>
 
 #include "a2a/model.hpp"
-#include "a2a/nesting.hpp"
 #include "a2a/registry.hpp"
+#include "a2a/selection_table.hpp"
 #include "a2a/spec.hpp"
-#include "a2a/text_file.hpp"
 #include "a2a/topology.hpp"
 #include "bench_sweep.hpp"
 #include "commands.hpp"
@@ -398,15 +397,10 @@ nlohmann::json table_to_update(const Session& session, const TuneOptions& opt) {
   nlohmann::json existing;
   on_root_agreed(session.comm, [&] {
     if (opt.update && std::filesystem::exists(opt.output)) {
-      const std::string text = *read_text_file(opt.output, "--update");
-      if (const std::string deep = nesting_problem(text, false, "--update: " + opt.output);
-          !deep.empty()) {
-        throw Error(deep);
-      }
       try {
-        existing = nlohmann::json::parse(text);
-      } catch (const std::exception& e) {
-        throw Error("--update: '" + opt.output + "' is not a JSON table: " + e.what());
+        existing = nlohmann::json::parse(selection_table_text(opt.output));
+      } catch (const Error& e) {
+        throw Error(std::string("--update: ") + e.what());
       }
     }
     write_text(opt.output, existing.is_null() ? "{}\n" : existing.dump(2) + "\n");

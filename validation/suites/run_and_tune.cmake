@@ -69,7 +69,7 @@ a2a_cli_failure(tune_unknown_distribution 2 "--distributions: unknown distributi
                 tune --distributions random,skewed)
 a2a_cli_failure(tune_output_unwritable 2 "cannot write selection table '/nonexistent/dir/t.json' \\(open"
                 tune --sizes 8 --output /nonexistent/dir/t.json)
-a2a_cli_failure(tune_update_not_json 2 "--update: '/proc/version' is not a JSON table"
+a2a_cli_failure(tune_update_not_json 2 "--update: selection table /proc/version is not valid JSON"
                 tune --sizes 8 --update --output /proc/version)
 a2a_cli_failure(deck_unknown_key 3 "bad_unknown_key.toml:7: unknown key 'itres'"
                 run ${CMAKE_CURRENT_SOURCE_DIR}/decks/bad_unknown_key.toml)

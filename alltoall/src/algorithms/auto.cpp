@@ -26,11 +26,8 @@
 #include <sstream>
 
 #include "a2a/model.hpp"
-#include "a2a/nesting.hpp"
 #include "a2a/spec.hpp"
-#include "a2a/text_file.hpp"
 #include "a2a/topology.hpp"
-#include "a2a_default_tuning.hpp"
 #include "detail/algorithms.hpp"
 #include "detail/messages.hpp"
 #include "detail/plan.hpp"
@@ -336,26 +333,11 @@ class AutoExchange final : public ExchangeImpl {
 
 nlohmann::json read_selection_table(const Context& ctx, const std::string& table,
                                     std::string& origin) {
-  std::string text;
-  origin = table;
-  if (table == "builtin") {
-    text = kDefaultTuningJson;
-    origin = "built-in table";
-  } else {
-    try {
-      text = *read_text_file(table, "selection table");
-    } catch (const Error& e) {
-      ctx.fail(e.what());
-    }
-  }
-  if (const std::string deep = nesting_problem(text, false, "selection table " + origin);
-      !deep.empty()) {
-    ctx.fail(deep);
-  }
+  origin = selection_table_origin(table);
   try {
-    return nlohmann::json::parse(text);
-  } catch (const std::exception& e) {
-    ctx.fail("selection table " + origin + " is not valid JSON: " + e.what());
+    return nlohmann::json::parse(selection_table_text(table));
+  } catch (const Error& e) {
+    ctx.fail(e.what());
   }
 }
 
@@ -367,11 +349,6 @@ std::uint64_t table_count(const Context& ctx, const nlohmann::json& value, const
              value.dump());
   }
   return value.get<std::uint64_t>();
-}
-
-std::string selection_table_from_environment() {
-  const char* env = std::getenv("A2A_TUNING");
-  return env != nullptr ? env : "";
 }
 
 AlgorithmInfo describe_auto() {

@@ -9,19 +9,18 @@
 #include <vector>
 
 #include "a2a/registry.hpp"
+#include "a2a/selection_table.hpp"
 
 namespace a2a::detail {
 
 struct Context;
-// A selection table's JSON (auto.cpp): "builtin" is alltoall/tuning/default.json, else a file.
-// `origin` names it in messages. Fails through ctx with a clear message.
+// A selection table's JSON (a2a/selection_table.hpp's reader, parsed); `origin` names it in
+// messages. Fails through ctx with a clear message.
 nlohmann::json read_selection_table(const Context& ctx, const std::string& table,
                                     std::string& origin);
 // A count in a selection table (a JSON unsigned integer), else a clear error through ctx.
 std::uint64_t table_count(const Context& ctx, const nlohmann::json& value, const std::string& key,
                           const std::string& origin);
-// A2A_TUNING (the one variable that names a selection table), or "" where unset or empty.
-std::string selection_table_from_environment();
 
 // Tuning candidates NAME:r=2 and, when ceil(sqrt P) is not 2, NAME:r=ceil(sqrt P) (+ suffix).
 std::vector<std::string> radix_candidates(const std::string& name, int procs,
