@@ -68,6 +68,28 @@ void free_if_derived(MPI_Datatype type) {
   if (combiner != MPI_COMBINER_NAMED) MPI_Type_free(&type);
 }
 
+// A struct's members, of different types: dense and ordered when each member is, and each
+// starts where the one before it ends (empty members aside).
+bool dense_struct(const std::vector<int>& ints, const std::vector<MPI_Aint>& addresses,
+                  const std::vector<MPI_Datatype>& types) {
+  bool started = false;
+  MPI_Aint end = 0;
+  for (int i = 0; i < ints[0]; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    const long long length = ints[1 + k];
+    const Basic b = basic(types[k]);
+    if (length == 0 || b.size == 0) continue;
+    if (!dense_ordered(types[k]) || (length > 1 && b.extent != static_cast<MPI_Aint>(b.size))) {
+      return false;
+    }
+    const MPI_Aint start = addresses[k] + b.true_lb;
+    if (started && start != end) return false;
+    started = true;
+    end = start + static_cast<MPI_Aint>(length) * static_cast<MPI_Aint>(b.size);
+  }
+  return true;
+}
+
 bool dense_ordered(MPI_Datatype type) {
   int ni = 0, na = 0, nd = 0, combiner = 0;
   MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner);
@@ -131,28 +153,9 @@ bool dense_ordered(MPI_Datatype type) {
       dense = chain.ok();
       break;
     }
-    case MPI_COMBINER_STRUCT: {
-      // Members of different types: one chain over all of them.
-      const int count = ints[0];
-      dense = true;
-      bool started = false;
-      MPI_Aint end = 0;
-      for (int i = 0; i < count && dense; ++i) {
-        const auto k = static_cast<std::size_t>(i);
-        const long long length = ints[1 + k];
-        const Basic b = basic(types[k]);
-        if (length == 0 || b.size == 0) continue;
-        if (!dense_ordered(types[k]) || (length > 1 && b.extent != static_cast<MPI_Aint>(b.size))) {
-          dense = false;
-          break;
-        }
-        const MPI_Aint start = addresses[k] + b.true_lb;
-        if (started && start != end) dense = false;
-        started = true;
-        end = start + static_cast<MPI_Aint>(length) * static_cast<MPI_Aint>(b.size);
-      }
+    case MPI_COMBINER_STRUCT:
+      dense = dense_struct(ints, addresses, types);
       break;
-    }
     default:  // subarray, darray, Fortran parameterised types: not proven, so staged
       dense = false;
       break;
