@@ -5,8 +5,8 @@
 //
 // Within a time budget, by pruning: a coarse pass measures every candidate at every third size
 // with few iterations; a fine pass measures every size with full iterations, but only the
-// candidates within --keep of the best at the neighbouring coarse sizes (plus mpi, and for
-// Alltoall the three randomized algorithms random_auto chooses from). A fine size whose
+// candidates within --keep of the best at the neighbouring coarse sizes (plus those whose
+// registry entry asks to be measured at every size, always_tuned). A fine size whose
 // estimated cost would pass the deadline keeps its coarse result (the table says which sizes
 // were refined); a fine measurement that would repeat a coarse one exactly (--iters 1 --warmup 0
 // in a simulation) reuses it. Every measurement is a2a bench's: interleaved, slowest rank, median
@@ -480,9 +480,9 @@ class RawResults {
 #endif
 };
 
-// Both kinds measured (each an equal share of the budget left) into rules, random_auto's
-// thresholds and the fitted model: the table without its record. Rank 0 alone knows the
-// largest blocks; only its table is written.
+// Both kinds measured (each an equal share of the budget left) into rules, the entries the
+// algorithms fit themselves (fit_table_entry) and the fitted model: the table without its record.
+// Rank 0 alone knows the largest blocks; only its table is written.
 nlohmann::json measured_table(const Session& session, const TuneOptions& opt, Tuner& tuner,
                               const std::vector<Kind>& kinds, const std::vector<std::size_t>& sizes,
                               double budget, int ranks_per_node) {
@@ -496,9 +496,14 @@ nlohmann::json measured_table(const Session& session, const TuneOptions& opt, Tu
     table[to_string(kinds[k])] = tuning::rules(winners, session.procs, ranks_per_node);
     if (kinds[k] == Kind::uniform) uniform = measurements;
   }
-  if (!uniform.empty()) {
-    if (auto entry = tuning::random_auto_entry(uniform, session.procs)) {
-      table["random_auto"] = nlohmann::json::array({*entry});
+  std::vector<MeasuredMedian> medians;
+  for (const tuning::Measurement& m : uniform) {
+    if (m.distribution.empty()) medians.push_back({m.spec, m.bytes, m.median_us});
+  }
+  for (const AlgorithmInfo& info : registry()) {
+    if (!info.fit_table_entry || medians.empty()) continue;
+    if (auto entry = info.fit_table_entry(medians, session.procs)) {
+      table[info.name] = nlohmann::json::array({tuning::table_entry(*entry, session.procs)});
     }
   }
   if (session.root()) {

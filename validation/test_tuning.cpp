@@ -118,24 +118,29 @@ void pure_functions(Harness& h) {
   const auto near = a2a::app::tuning::near_winners(m, 1.25);
   h.expect(near[0].second == std::vector<std::string>{"tra:r=2"} && near[2].second.size() == 2,
            "near winners within 1.25 of the best");
-  // random_auto: mpi wins up to 64 B, scatter to 4 KiB, segmented above.
-  std::vector<Measurement> r;
+  // random_auto's own table entry (its registry entry fits it): mpi wins up to 64 B, scatter
+  // to 4 KiB, segmented above.
+  std::vector<a2a::MeasuredMedian> r;
   const double sizes[] = {16, 64, 256, 1024, 4096, 16384};
   for (double s : sizes) {
     const auto b = static_cast<std::size_t>(s);
-    r.push_back({"mpi", b, "", s <= 64 ? 1.0 : 10.0});
-    r.push_back({"random_scatter", b, "", 2.0});
-    r.push_back({"random_sendrecv", b, "", 3.0});
-    r.push_back({"random_segmented", b, "", s > 4096 ? 1.0 : 5.0});
+    r.push_back({"mpi", b, s <= 64 ? 1.0 : 10.0});
+    r.push_back({"random_scatter", b, 2.0});
+    r.push_back({"random_sendrecv", b, 3.0});
+    r.push_back({"random_segmented", b, s > 4096 ? 1.0 : 5.0});
   }
-  const auto entry = a2a::app::tuning::random_auto_entry(r, 9);
-  h.expect(entry && (*entry)["small"] == 129 && (*entry)["large"] == 8192 &&
-               (*entry)["procs_threshold"] == 10 && (*entry)["procs"] == 9,
-           "random_auto thresholds: small past 64 B, large up to sqrt(4096*16384): " +
-               (entry ? entry->dump() : std::string("none")));
+  const auto& fit = a2a::find_algorithm("random_auto")->fit_table_entry;
+  const auto fitted = fit(r, 9);
+  const nlohmann::json entry =
+      fitted ? a2a::app::tuning::table_entry(*fitted, 9) : nlohmann::json();
+  h.expect(
+      entry.is_object() && entry["small"] == 129 && entry["large"] == 8192 &&
+          entry["procs_threshold"] == 10 && entry["procs"] == 9,
+      "random_auto thresholds: small past 64 B, large up to sqrt(4096*16384): " + entry.dump());
   r.pop_back();
-  h.expect(a2a::app::tuning::random_auto_entry(r, 9).has_value(),
-           "random_auto: the sizes with all four measured");
+  h.expect(fit(r, 9).has_value(), "random_auto: the sizes with all four measured");
+  r.resize(3);
+  h.expect(!fit(r, 9).has_value(), "random_auto: no entry without a size where all four ran");
   // Merge: the new P's rules first, the old P's replaced, other P kept; the larger model kept.
   nlohmann::json old_table = {
       {"uniform",

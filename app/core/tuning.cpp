@@ -155,63 +155,12 @@ nlohmann::json rules(const std::vector<Winner>& winners, int procs, int ranks_pe
   return out;
 }
 
-std::optional<nlohmann::json> random_auto_entry(const std::vector<Measurement>& measurements,
-                                                int procs) {
-  const char* names[] = {"mpi", "random_scatter", "random_sendrecv", "random_segmented"};
-  std::map<std::size_t, std::array<double, 4>> at;  // per size, the four medians (0: missing)
-  for (const Measurement& m : measurements) {
-    if (!m.distribution.empty()) continue;
-    for (std::size_t k = 0; k < 4; ++k) {
-      if (m.spec == names[k]) at[m.bytes][k] = m.median_us;
-    }
-  }
-  std::vector<std::size_t> sizes;
-  for (const auto& [bytes, medians] : at) {
-    if (std::all_of(medians.begin(), medians.end(), [](double t) { return t > 0; })) {
-      sizes.push_back(bytes);
-    }
-  }
-  if (sizes.empty()) return std::nullopt;
-  const auto& t = [&](std::size_t i, std::size_t k) { return at[sizes[i]][k]; };
-  const auto random_best = [&](std::size_t i) { return std::min({t(i, 1), t(i, 2), t(i, 3)}); };
-  // small: past the last size where mpi is at least as fast as every randomized one.
-  std::size_t first_random = 0;
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    if (t(i, 0) <= random_best(i)) first_random = i + 1;
-  }
-  const std::uint64_t never = std::uint64_t{1} << 62;
-  std::uint64_t small = never, large = never;
-  std::string why;
-  double scatter = 0, sendrecv = 0;
-  if (first_random < sizes.size()) {
-    small = first_random == 0 ? 0 : split(sizes[first_random - 1], sizes[first_random]) + 1;
-    // large: past the last size where scatter or sendrecv beats segmented.
-    std::size_t first_segmented = first_random;
-    for (std::size_t i = first_random; i < sizes.size(); ++i) {
-      if (std::min(t(i, 1), t(i, 2)) < t(i, 3)) first_segmented = i + 1;
-    }
-    large = first_segmented == first_random ? small
-            : first_segmented == sizes.size()
-                ? never
-                : split(sizes[first_segmented - 1], sizes[first_segmented]);
-    large = std::max(large, small);
-    for (std::size_t i = first_random; i < first_segmented; ++i) {
-      scatter += t(i, 1);
-      sendrecv += t(i, 2);
-    }
-    why = "measured at " + std::to_string(sizes.size()) + " sizes from " +
-          std::to_string(sizes.front()) + " to " + std::to_string(sizes.back()) +
-          " B: mpi wins below " + std::to_string(small) + " B";
-  } else {
-    why = "measured at " + std::to_string(sizes.size()) + " sizes from " +
-          std::to_string(sizes.front()) + " to " + std::to_string(sizes.back()) +
-          " B: mpi wins at every one";
-  }
-  return nlohmann::json{{"procs", procs},
-                        {"small", small},
-                        {"large", large},
-                        {"procs_threshold", scatter <= sendrecv ? procs + 1 : procs},
-                        {"why", why}};
+nlohmann::json table_entry(const TableEntry& entry, int procs) {
+  nlohmann::json out = {{"procs", procs}};
+  for (const auto& [key, value] : entry.values)
+    out[key] = value;
+  out["why"] = entry.why;
+  return out;
 }
 
 namespace {
@@ -308,11 +257,14 @@ nlohmann::json merge(const nlohmann::json& existing, const nlohmann::json& tuned
     }
     out[section] = merged;
   }
-  nlohmann::json entries = tuned.value("random_auto", nlohmann::json::array());
-  for (const auto& entry : out.value("random_auto", nlohmann::json::array())) {
-    if (entry.value("procs", -1) != procs || entries.empty()) entries.push_back(entry);
+  for (const AlgorithmInfo& info : registry()) {
+    if (!info.fit_table_entry) continue;
+    nlohmann::json entries = tuned.value(info.name, nlohmann::json::array());
+    for (const auto& entry : out.value(info.name, nlohmann::json::array())) {
+      if (entry.value("procs", -1) != procs || entries.empty()) entries.push_back(entry);
+    }
+    if (!entries.empty()) out[info.name] = entries;
   }
-  out["random_auto"] = entries;
   const nlohmann::json fresh_runs = tuned.value("tuned", nlohmann::json::array());
   const std::string kinds = fresh_runs.empty() ? "" : fresh_runs[0].value("kinds", "");
   nlohmann::json runs = nlohmann::json::array();

@@ -1,9 +1,9 @@
 // The selection table `a2a tune` writes (the format `auto` reads, alltoall/src/algorithms/
 // auto.cpp), made from measurements: which backend wins at each measured size, merged into
 // byte ranges whose bounds lie halfway (geometrically) between measured sizes, so a size that
-// was not measured gets the winner of the nearest measured one; the randomized paper's
-// thresholds for `random_auto`; and the merge of a new P into an existing table. Pure
-// functions: no MPI, so the tests can feed them synthetic measurements.
+// was not measured gets the winner of the nearest measured one; the algorithms' own fitted entries
+// (AlgorithmInfo::fit_table_entry) as the table holds them; and the merge of a new P into an
+// existing table. Pure functions: no MPI, so the tests can feed them synthetic measurements.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "a2a/registry.hpp"
 
 namespace a2a::app::tuning {
 
@@ -48,18 +50,14 @@ std::vector<std::pair<std::size_t, std::vector<std::string>>> near_winners(
 // floor(sqrt(a b)); the first run starts at 0, the last is unbounded.
 nlohmann::json rules(const std::vector<Winner>& winners, int procs, int ranks_per_node);
 
-// random_auto's thresholds at this P from the measurements of mpi, random_scatter,
-// random_sendrecv and random_segmented (their default parameters), as
-// {"procs", "small", "large", "procs_threshold", "why"}: below small mpi wins, up to large the
-// better of scatter and sendrecv (procs_threshold > P picks scatter), above it segmented.
-// Empty when one of the four lacks a size.
-std::optional<nlohmann::json> random_auto_entry(const std::vector<Measurement>& measurements,
-                                                int procs);
+// An algorithm's fitted entry (AlgorithmInfo::fit_table_entry) as the table holds it:
+// {"procs": P, its values..., "why": ...}.
+nlohmann::json table_entry(const TableEntry& entry, int procs);
 
-// `existing` with the rules, random_auto entry and tuning record of `tuned` for P replacing
-// those of the same P and ranks per node (new rules first, so they win over general ones); a
-// kind `tuned` has no rules for keeps its old ones; the model of the largest P tuned is kept.
-// Where the old rules of this P measured sizes outside the new ones, they keep those: the new
+// `existing` with the rules, fitted entries and tuning record of `tuned` for P
+// replacing those of the same P and ranks per node (new rules first, so they win over general
+// ones); a kind `tuned` has no rules for keeps its old ones; the model of the largest P tuned is
+// kept. Where the old rules of this P measured sizes outside the new ones, they keep those: the new
 // rules hold from halfway (geometrically) to the nearest old measured size on either side, the
 // old ones are cut to the rest, and both tuning records stay (a P tuned by size ranges).
 nlohmann::json merge(const nlohmann::json& existing, const nlohmann::json& tuned, int procs,

@@ -34,6 +34,20 @@ struct ParamInfo {
   bool labelled = false;      // shown in short labels even when left at its default (radices)
 };
 
+// One median `a2a tune` measured for Alltoall: the spec, the bytes per peer, microseconds.
+struct MeasuredMedian {
+  std::string spec;
+  std::size_t bytes = 0;
+  double median_us = 0;
+};
+
+// An algorithm's own entry in a selection table (under its name, one per P): parameter values
+// to use where a spec leaves them out, and one line saying where they come from.
+struct TableEntry {
+  std::vector<std::pair<std::string, std::uint64_t>> values;
+  std::string why;
+};
+
 struct AlgorithmInfo {
   std::string name;
   unsigned kinds = 0;  // bit-or of Kind values
@@ -89,6 +103,11 @@ struct AlgorithmInfo {
   std::function<std::optional<std::pair<std::string, double>>(
       const model::CostModel& model, Kind kind, std::uint64_t procs, std::uint64_t block_bytes)>
       predicted;
+  // - its entry in the selection table, fitted by `a2a tune` from the Alltoall medians it
+  //   measured at P (random_auto's thresholds); empty where they do not suffice; unset: no
+  //   entry of its own;
+  std::function<std::optional<TableEntry>(const std::vector<MeasuredMedian>& medians, int procs)>
+      fit_table_entry;
   // (Whether it calls MPI's Alltoall collectives, which the interposer must reach through
   // PMPI_, the build reads from its file: its uses of detail/mpi_entry.hpp's macros.)
 

@@ -14,7 +14,11 @@
 // the spec win over the table; a table without an entry for this P leaves the paper's.
 // Cost: that of the chosen algorithm.
 #include <algorithm>
+#include <array>
 #include <climits>
+#include <cmath>
+#include <map>
+#include <optional>
 
 #include "detail/algorithms.hpp"
 #include "detail/plan.hpp"
@@ -134,6 +138,64 @@ class RandomAutoExchange final : public ExchangeImpl {
   ExchangeState* last_ = nullptr;
 };
 
+// The table entry `a2a tune` fits at P from the medians of the four choices at their defaults
+// (the sizes where all four were measured): below small mpi wins, up to large the better of
+// scatter and sendrecv (procs_threshold > P picks scatter), above it segmented; bounds halfway
+// (geometrically) between measured sizes, as the tuner's rules. Empty without such a size.
+std::optional<TableEntry> fit_thresholds(const std::vector<MeasuredMedian>& medians, int procs) {
+  const char* names[] = {"mpi", "random_scatter", "random_sendrecv", "random_segmented"};
+  std::map<std::size_t, std::array<double, 4>> at;  // per size, the four medians (0: missing)
+  for (const MeasuredMedian& m : medians) {
+    for (std::size_t k = 0; k < 4; ++k) {
+      if (m.spec == names[k]) at[m.bytes][k] = m.median_us;
+    }
+  }
+  std::vector<std::size_t> sizes;
+  for (const auto& [bytes, four] : at) {
+    if (std::all_of(four.begin(), four.end(), [](double t) { return t > 0; })) {
+      sizes.push_back(bytes);
+    }
+  }
+  if (sizes.empty()) return std::nullopt;
+  const auto t = [&](std::size_t i, std::size_t k) { return at[sizes[i]][k]; };
+  const auto random_best = [&](std::size_t i) { return std::min({t(i, 1), t(i, 2), t(i, 3)}); };
+  const auto split = [](std::uint64_t a, std::uint64_t b) {
+    return static_cast<std::uint64_t>(std::floor(std::sqrt(double(a) * double(b))));
+  };
+  // small: past the last size where mpi is at least as fast as every randomized one.
+  std::size_t first_random = 0;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (t(i, 0) <= random_best(i)) first_random = i + 1;
+  }
+  const std::uint64_t never = std::uint64_t{1} << 62;
+  std::uint64_t small = never, large = never;
+  double scatter = 0, sendrecv = 0;
+  std::string why = "measured at " + std::to_string(sizes.size()) + " sizes from " +
+                    std::to_string(sizes.front()) + " to " + std::to_string(sizes.back()) + " B: ";
+  if (first_random < sizes.size()) {
+    small = first_random == 0 ? 0 : split(sizes[first_random - 1], sizes[first_random]) + 1;
+    // large: past the last size where scatter or sendrecv beats segmented.
+    std::size_t first_segmented = first_random;
+    for (std::size_t i = first_random; i < sizes.size(); ++i) {
+      if (std::min(t(i, 1), t(i, 2)) < t(i, 3)) first_segmented = i + 1;
+    }
+    large = first_segmented == first_random ? small
+            : first_segmented == sizes.size()
+                ? never
+                : split(sizes[first_segmented - 1], sizes[first_segmented]);
+    large = std::max(large, small);
+    for (std::size_t i = first_random; i < first_segmented; ++i) {
+      scatter += t(i, 1);
+      sendrecv += t(i, 2);
+    }
+    why += "mpi wins below " + std::to_string(small) + " B";
+  } else {
+    why += "mpi wins at every one";
+  }
+  const auto threshold = static_cast<std::uint64_t>(scatter <= sendrecv ? procs + 1 : procs);
+  return TableEntry{{{"small", small}, {"large", large}, {"procs_threshold", threshold}}, why};
+}
+
 }  // namespace
 
 AlgorithmInfo describe_random_auto() {
@@ -150,6 +212,7 @@ AlgorithmInfo describe_random_auto() {
   info.summary = "the paper's selection: mpi / scatter / sendrecv / segmented by size and P";
   info.source = "randomized-alltoall paper (Ferrari et al.), section 2";
   info.cost = "that of the chosen algorithm";
+  info.fit_table_entry = fit_thresholds;
   info.validate = [](Context& ctx) {
     validate_random(ctx, true, true);
     apply_table(ctx);
