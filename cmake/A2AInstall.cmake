@@ -1,9 +1,13 @@
-# Installs a2a::alltoall (and a2a::transpose) with a CMake package so that another project can
-# find_package(a2a) and link a2a::alltoall.
+# Installs a2a::alltoall, a2a::transpose and a2a::fft with a CMake package so that another
+# project can find_package(a2a) and link them.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(_a2a_targets a2a_alltoall a2a_transpose)
+if(TARGET a2a_fft)
+  list(APPEND _a2a_targets a2a_fft)
+  install(DIRECTORY transpose/fft/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+endif()
 if(TARGET a2a_fortran)
   list(APPEND _a2a_targets a2a_fortran)
   install(DIRECTORY ${PROJECT_BINARY_DIR}/transpose/fortran_modules/
@@ -14,6 +18,10 @@ install(TARGETS ${_a2a_targets} EXPORT a2aTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # pkg-config: `pkg-config --cflags --libs a2a` for C programs built with the MPI's own mpicc.
+if(TARGET a2a_fft)
+  set(A2A_PC_FFT_LIBS "-la2a_fft ")
+  set(A2A_PC_REQUIRES "Requires.private: fftw3 fftw3f")
+endif()
 file(RELATIVE_PATH A2A_PC_TO_PREFIX "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
 configure_file(cmake/a2a.pc.in ${CMAKE_CURRENT_BINARY_DIR}/a2a.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/a2a.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -14,12 +14,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "fft/aligned.hpp"
-#include "fft/columns.hpp"
-#include "fft/fft3d.hpp"
-#include "fft/planes.hpp"
-#include "fft/ways.hpp"
+#include "a2a/fft.hpp"
+#include "columns.hpp"
 #include "harness.hpp"
+#include "planes.hpp"
 
 namespace {
 

@@ -7,11 +7,11 @@
 #include <memory>
 #include <type_traits>
 
+#include "a2a/fft.hpp"
 #include "core/records.hpp"
 #include "core/session.hpp"
 #include "core/stats.hpp"
 #include "fft/baseline.hpp"
-#include "fft/fft1d.hpp"
 #include "fft/reference.hpp"
 #include "fft/timed_arrays.hpp"
 #include "fft/wisdom.hpp"

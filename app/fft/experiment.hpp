@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "fft/fft3d.hpp"
+#include "a2a/fft.hpp"
 
 namespace a2a::fft {
 

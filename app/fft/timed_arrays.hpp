@@ -10,8 +10,7 @@
 #include <complex>
 #include <cstdint>
 
-#include "fft/aligned.hpp"
-#include "fft/fft3d.hpp"
+#include "a2a/fft.hpp"
 #include "fft/reference.hpp"
 
 namespace a2a::fft {

@@ -19,9 +19,9 @@
 
 #include "a2a/agree.hpp"
 #include "a2a/error.hpp"
+#include "a2a/fft.hpp"
 #include "a2a/text_file.hpp"
 #include "core/files.hpp"
-#include "fft/ways.hpp"
 
 namespace a2a::fft {
 namespace {

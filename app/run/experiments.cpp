@@ -15,9 +15,9 @@
 #include "core/stats.hpp"
 #include "is/npb_is.hpp"
 #ifdef A2A_WITH_FFTW
+#include "a2a/fft.hpp"
 #include "fft/baseline.hpp"
 #include "fft/experiment.hpp"
-#include "fft/fft1d.hpp"
 #include "fft/grid.hpp"
 #include "fft/wisdom.hpp"
 #endif

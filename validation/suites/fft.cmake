@@ -128,7 +128,7 @@ if(A2A_WITH_FFTW)
                --wisdom ${CMAKE_CURRENT_BINARY_DIR}/fft.wisdom)
   set_tests_properties(fft.wisdom_write.P3 PROPERTIES FIXTURES_SETUP fft_wisdom)
   set_tests_properties(fft.wisdom_only_read.P3 PROPERTIES FIXTURES_REQUIRED fft_wisdom)
-  a2a_cli_failure(fft_wisdom_only_other_grid 3 "wisdom-only: the wisdom has no plan" fft
+  a2a_cli_failure(fft_wisdom_only_other_grid 3 "WISDOM_ONLY: the wisdom has no plan" fft
                   --grid 14x10x9 --fftw-plan wisdom-only --wisdom ${CMAKE_CURRENT_BINARY_DIR}/fft.wisdom)
   set_tests_properties(cli.rejects.fft_wisdom_only_other_grid PROPERTIES FIXTURES_REQUIRED fft_wisdom)
   a2a_cli_failure(fft_wisdom_only_without_file 2 "wisdom-only needs --wisdom FILE" fft

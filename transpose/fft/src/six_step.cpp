@@ -1,4 +1,4 @@
-#include "fft1d.hpp"
+#include "a2a/fft/six_step.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <numbers>
 
 #include "a2a/error.hpp"
-#include "aligned.hpp"
+#include "a2a/fft/aligned.hpp"
 
 namespace a2a::fft {
 namespace {
@@ -96,9 +96,10 @@ SixStep::SixStep(MPI_Comm comm, std::int64_t n1, std::int64_t n2, const std::str
   int planned = fft_n1_.planned() && fft_n2_.planned();
   MPI_Allreduce(MPI_IN_PLACE, &planned, 1, MPI_INT, MPI_LAND, comm);
   if (!planned) {
-    throw Error((fftw_flags & FFTW_WISDOM_ONLY) != 0
-                    ? "--fftw-plan wisdom-only: the wisdom has no plan for the six-step transforms"
-                    : "FFTW could not plan the six-step transforms");
+    throw Error(
+        (fftw_flags & FFTW_WISDOM_ONLY) != 0
+            ? "a2a::fft six-step: FFTW_WISDOM_ONLY: the wisdom has no plan for its transforms"
+            : "a2a::fft six-step: FFTW could not plan its transforms");
   }
 }
 

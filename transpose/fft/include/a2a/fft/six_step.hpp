@@ -31,8 +31,8 @@
 #include <string>
 #include <vector>
 
+#include "a2a/fft/aligned.hpp"
 #include "a2a/transpose.hpp"
-#include "aligned.hpp"
 
 namespace a2a::fft {
 

@@ -1,4 +1,4 @@
-#include "fft/ways.hpp"
+#include "a2a/fft/ways.hpp"
 
 #include <map>
 #include <mutex>

@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "aligned.hpp"
+#include "a2a/fft/aligned.hpp"
 #include "fftw.hpp"
 #include "trial.hpp"
 

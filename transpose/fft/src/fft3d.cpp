@@ -1,4 +1,4 @@
-#include "fft3d.hpp"
+#include "a2a/fft/fft3d.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -7,12 +7,12 @@
 #include <stdexcept>
 
 #include "a2a/error.hpp"
+#include "a2a/fft/ways.hpp"
 #include "a2a/spec.hpp"
 #include "columns.hpp"
 #include "fftw.hpp"
 #include "planes.hpp"
 #include "trial.hpp"
-#include "ways.hpp"
 
 namespace a2a::fft {
 
@@ -73,14 +73,17 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   MPI_Comm_size(comm, &procs);
   MPI_Comm_rank(comm, &rank);
   for (auto n : o.n) {
-    if (n < 1) throw Error("--grid: every dimension must be at least 1");
+    if (n < 1) {
+      throw Error("a2a::fft: grid " + std::to_string(o.n[0]) + "x" + std::to_string(o.n[1]) + "x" +
+                  std::to_string(o.n[2]) + ": every dimension must be at least 1");
+    }
     total_ *= n;
   }
   if (o.p1 * o.p2 != procs || o.p1 < 1 || o.p2 < 1) {
-    throw Error("--proc-grid " + std::to_string(o.p1) + "x" + std::to_string(o.p2) +
+    throw Error("a2a::fft: process grid " + std::to_string(o.p1) + "x" + std::to_string(o.p2) +
                 " does not have P=" + std::to_string(procs) + " ranks");
   }
-  if (o.chunks < 1) throw Error("--chunks must be at least 1");
+  if (o.chunks < 1) throw Error("a2a::fft: chunks must be at least 1");
   const int r1 = rank / o.p2, r2 = rank % o.p2;
   // The complex grid: with r2c, n2/2 + 1 points along z.
   const std::array<std::int64_t, 3> n = spectrum_shape(o.n, o.r2c);
@@ -396,9 +399,10 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   int all_planned = planned;
   MPI_Allreduce(MPI_IN_PLACE, &all_planned, 1, MPI_INT, MPI_LAND, comm);
   if (!all_planned) {
-    throw Error((o.fftw_flags & FFTW_WISDOM_ONLY) != 0
-                    ? "--fftw-plan wisdom-only: the wisdom has no plan for this grid's transforms"
-                    : "FFTW could not plan the local transforms");
+    throw Error(
+        (o.fftw_flags & FFTW_WISDOM_ONLY) != 0
+            ? "a2a::fft: FFTW_WISDOM_ONLY: the wisdom has no plan for this grid's transforms"
+            : "a2a::fft: FFTW could not plan the local transforms");
   }
   // Fused or not: the fusion saves a pass over memory but runs the planes through a scratch
   // plane and writes the peers' memory row by row; which is faster is the machine's.
