@@ -300,6 +300,37 @@ void check_local_ways(a2a::test::Harness& h) {
   }
 }
 
+// Misuse gives one error on every rank, never a hang: a bad option on one rank only, options
+// that differ between ranks, a process grid that is not P.
+void check_misuse(a2a::test::Harness& h) {
+  const int P = h.procs(), last = P - 1;
+  auto plan = [&](auto change) {
+    return [&h, change, P] {
+      a2a::fft::Options o;
+      o.n = {8, 6, 4};
+      o.p1 = P;
+      change(o, h.rank());
+      a2a::fft::Fft3d<double> fft(h.comm(), o);
+    };
+  };
+  a2a::test::expect_error(h, "one rank's grid dimension 0", "every dimension must be at least 1",
+                          plan([last](a2a::fft::Options& o, int rank) {
+                            if (rank == last) o.n[1] = 0;
+                          }));
+  a2a::test::expect_error(h, "a process grid that is not P",
+                          "does not have P=", plan([](a2a::fft::Options& o, int) { o.p2 = 2; }));
+  a2a::test::expect_error(h, "one rank's chunks 0", "chunks must be at least 1",
+                          plan([last](a2a::fft::Options& o, int rank) {
+                            if (rank == last) o.chunks = 0;
+                          }));
+  if (P > 1) {
+    a2a::test::expect_error(h, "one rank's backend differs", "options differ from rank 0's",
+                            plan([last](a2a::fft::Options& o, int rank) {
+                              if (rank == last) o.backend = "pairwise";
+                            }));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -309,6 +340,7 @@ int main(int argc, char** argv) {
     a2a::test::Harness h("test_fft3d");
     const int P = h.procs();
     check_local_ways(h);
+    check_misuse(h);
     // MEASURE: the local ways timed at plan time, every rank at once, a rank with no x-planes
     // (3 of them on P >= 4 ranks) joining the trials with nothing to do.
     for (int p1 : {P, 1})

@@ -44,6 +44,14 @@ endforeach()
 
 # The 3D FFT class with callers' arrays at FFTW's alignment and off it, against serial FFTW.
 if(A2A_WITH_FFTW)
+  # docs/fft.md's C++ program (validation/consumer/fft3d.cpp) on the library as users link it:
+  # a plane wave's spectrum (one bin, N) and the round trip; uneven slabs at P = 3.
+  add_executable(fft_library_example ${PROJECT_SOURCE_DIR}/validation/consumer/fft3d.cpp)
+  target_link_libraries(fft_library_example PRIVATE a2a::fft MPI::MPI_CXX)
+  foreach(ranks 1 3 4)
+    a2a_add_mpi_test(fft.library_example.P${ranks} ${ranks}
+                     COMMAND $<TARGET_FILE:fft_library_example> TIMEOUT 120)
+  endforeach()
   a2a_test_executable(test_fft3d)
   # White-box: the library's local-transform ways (columns.hpp, planes.hpp) too.
   target_include_directories(test_fft3d PRIVATE ${PROJECT_SOURCE_DIR}/transpose/fft/src)

@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "a2a/agree.hpp"
 #include "a2a/error.hpp"
 #include "a2a/fft/ways.hpp"
 #include "a2a/spec.hpp"
@@ -67,23 +68,57 @@ std::vector<T> recalled(const std::string& key, const Parse& parse) {
 }
 }  // namespace
 
+namespace {
+
+// What is wrong with options o on a communicator of `procs` ranks ("" if nothing): local.
+std::string options_problem(const Options& o, int procs) {
+  const auto grid = [](std::initializer_list<std::int64_t> extents) {
+    std::string text;
+    for (std::int64_t e : extents) {
+      if (!text.empty()) text += 'x';
+      text += std::to_string(e);
+    }
+    return text;
+  };
+  if (std::any_of(o.n.begin(), o.n.end(), [](std::int64_t n) { return n < 1; })) {
+    return "a2a::fft: grid " + grid({o.n[0], o.n[1], o.n[2]}) +
+           ": every dimension must be at least 1";
+  }
+  if (o.p1 < 1 || o.p2 < 1 || static_cast<long long>(o.p1) * o.p2 != procs) {
+    return "a2a::fft: process grid " + grid({o.p1, o.p2}) +
+           " does not have P=" + std::to_string(procs) + " ranks";
+  }
+  if (o.chunks < 1) return "a2a::fft: chunks must be at least 1";
+  return "";
+}
+
+// Options as text, to compare every rank's with rank 0's.
+std::string options_text(const Options& o) {
+  return std::to_string(o.n[0]) + " " + std::to_string(o.n[1]) + " " + std::to_string(o.n[2]) +
+         " " + std::to_string(o.p1) + " " + std::to_string(o.p2) + " " + o.backend + " " +
+         o.backend2 + " " + std::to_string(o.fftw_flags) + " " + std::to_string(o.r2c) + " " +
+         std::to_string(o.chunks) + " " + std::to_string(o.natural_spectrum) + " " + o.planes_way;
+}
+
+}  // namespace
+
 template <typename Real>
 Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
+  require_intracommunicator(comm, "a2a::fft::Fft3d");
   int procs = 1, rank = 0;
   MPI_Comm_size(comm, &procs);
   MPI_Comm_rank(comm, &rank);
-  for (auto n : o.n) {
-    if (n < 1) {
-      throw Error("a2a::fft: grid " + std::to_string(o.n[0]) + "x" + std::to_string(o.n[1]) + "x" +
-                  std::to_string(o.n[2]) + ": every dimension must be at least 1");
-    }
+  // Every rank throws the same error, or none does: a bad option on one rank hangs no other.
+  const bool as_root = root_value(comm, options_text(o)) == options_text(o);  // every rank calls it
+  std::string problem = options_problem(o, procs);
+  if (problem.empty() && !as_root) {
+    problem = "a2a::fft: rank " + std::to_string(rank) + "'s options differ from rank 0's";
+  }
+  if (const std::string agreed = agree_on_error(comm, problem); !agreed.empty()) {
+    throw Error(agreed);
+  }
+  for (auto n : o.n)
     total_ *= n;
-  }
-  if (o.p1 * o.p2 != procs || o.p1 < 1 || o.p2 < 1) {
-    throw Error("a2a::fft: process grid " + std::to_string(o.p1) + "x" + std::to_string(o.p2) +
-                " does not have P=" + std::to_string(procs) + " ranks");
-  }
-  if (o.chunks < 1) throw Error("a2a::fft: chunks must be at least 1");
   const int r1 = rank / o.p2, r2 = rank % o.p2;
   // The complex grid: with r2c, n2/2 + 1 points along z.
   const std::array<std::int64_t, 3> n = spectrum_shape(o.n, o.r2c);
