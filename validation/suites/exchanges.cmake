@@ -60,6 +60,24 @@ if(A2A_WITH_FFTW)
     a2a_add_mpi_test(fft.class_alignment.P${ranks} ${ranks} COMMAND $<TARGET_FILE:test_fft3d>
                      TIMEOUT 120)
   endforeach()
+  # BoxFft (the caller's boxes, a kind per axis, batches) against NumPy's and SciPy's transforms
+  # in a file h5py writes (validation/fft_reference.py); its plan logic without MPI.
+  if(A2A_WITH_HDF5)
+    add_test(NAME fft.reference_file COMMAND /usr/bin/python3
+             ${PROJECT_SOURCE_DIR}/validation/fft_reference.py
+             ${CMAKE_CURRENT_BINARY_DIR}/fft_reference.h5)
+    set_tests_properties(fft.reference_file PROPERTIES TIMEOUT 120 FIXTURES_SETUP fft_reference
+                         PASS_REGULAR_EXPRESSION "cases written")
+    a2a_test_executable(test_box_fft)
+    target_link_libraries(test_box_fft PRIVATE a2a::fft HDF5::HDF5)
+    foreach(ranks 1 2 3 4 5 8)
+      a2a_add_mpi_test(fft.boxes_against_numpy.P${ranks} ${ranks}
+                       COMMAND $<TARGET_FILE:test_box_fft>
+                               ${CMAKE_CURRENT_BINARY_DIR}/fft_reference.h5 TIMEOUT 300)
+      set_tests_properties(fft.boxes_against_numpy.P${ranks} PROPERTIES
+                           FIXTURES_REQUIRED fft_reference)
+    endforeach()
+  endif()
 endif()
 
 # Parallel HDF5 of distributed arrays.

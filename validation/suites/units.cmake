@@ -33,3 +33,12 @@ set_tests_properties(deck.parse PROPERTIES TIMEOUT 60)
 a2a_test_executable(test_schedule)
 add_test(NAME randomized.schedule COMMAND test_schedule)
 set_tests_properties(randomized.schedule PROPERTIES TIMEOUT 60)
+
+# BoxFft's plan logic as plain data: steps, boxes, the checks of boxes and kinds (no MPI).
+if(A2A_WITH_FFTW)
+  a2a_test_executable(test_box_plan)
+  target_include_directories(test_box_plan PRIVATE ${PROJECT_SOURCE_DIR}/transpose/fft/src)
+  target_link_libraries(test_box_plan PRIVATE a2a::fft)
+  add_test(NAME fft.box_plan_logic COMMAND test_box_plan)
+  set_tests_properties(fft.box_plan_logic PROPERTIES TIMEOUT 60)
+endif()

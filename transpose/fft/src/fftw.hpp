@@ -1,5 +1,5 @@
 // FFTW's double and float interfaces behind one name, Fftw<Real>, for the templated
-// transforms (fft3d.cpp, columns.hpp).
+// transforms (fft3d.cpp, columns.hpp, box_fft.cpp).
 #pragma once
 
 #include <fftw3.h>
@@ -51,6 +51,25 @@ struct Fftw<double> {
   static int alignment_of(const void* p) {
     return fftw_alignment_of(static_cast<double*>(const_cast<void*>(p)));
   }
+  // The 64-bit guru interface (BoxFft: strides and counts past 2^31).
+  using iodim64 = fftw_iodim64;
+  static plan guru64(int rank, const iodim64* dims, int howmany, const iodim64* how, complex* in,
+                     complex* out, int sign, unsigned flags) {
+    return fftw_plan_guru64_dft(rank, dims, howmany, how, in, out, sign, flags);
+  }
+  static plan guru64_r2r(int rank, const iodim64* dims, int howmany, const iodim64* how, double* in,
+                         double* out, const fftw_r2r_kind* kind, unsigned flags) {
+    return fftw_plan_guru64_r2r(rank, dims, howmany, how, in, out, kind, flags);
+  }
+  static plan guru64_r2c(int rank, const iodim64* dims, int howmany, const iodim64* how, double* in,
+                         complex* out, unsigned flags) {
+    return fftw_plan_guru64_dft_r2c(rank, dims, howmany, how, in, out, flags);
+  }
+  static plan guru64_c2r(int rank, const iodim64* dims, int howmany, const iodim64* how,
+                         complex* in, double* out, unsigned flags) {
+    return fftw_plan_guru64_dft_c2r(rank, dims, howmany, how, in, out, flags);
+  }
+  static void execute_r2r(plan p, double* in, double* out) { fftw_execute_r2r(p, in, out); }
 };
 
 template <>
@@ -89,6 +108,25 @@ struct Fftw<float> {
   static int alignment_of(const void* p) {
     return fftwf_alignment_of(static_cast<float*>(const_cast<void*>(p)));
   }
+  // The 64-bit guru interface (BoxFft: strides and counts past 2^31).
+  using iodim64 = fftwf_iodim64;
+  static plan guru64(int rank, const iodim64* dims, int howmany, const iodim64* how, complex* in,
+                     complex* out, int sign, unsigned flags) {
+    return fftwf_plan_guru64_dft(rank, dims, howmany, how, in, out, sign, flags);
+  }
+  static plan guru64_r2r(int rank, const iodim64* dims, int howmany, const iodim64* how, float* in,
+                         float* out, const fftwf_r2r_kind* kind, unsigned flags) {
+    return fftwf_plan_guru64_r2r(rank, dims, howmany, how, in, out, kind, flags);
+  }
+  static plan guru64_r2c(int rank, const iodim64* dims, int howmany, const iodim64* how, float* in,
+                         complex* out, unsigned flags) {
+    return fftwf_plan_guru64_dft_r2c(rank, dims, howmany, how, in, out, flags);
+  }
+  static plan guru64_c2r(int rank, const iodim64* dims, int howmany, const iodim64* how,
+                         complex* in, float* out, unsigned flags) {
+    return fftwf_plan_guru64_dft_c2r(rank, dims, howmany, how, in, out, flags);
+  }
+  static void execute_r2r(plan p, float* in, float* out) { fftwf_execute_r2r(p, in, out); }
 };
 
 template <typename Real>

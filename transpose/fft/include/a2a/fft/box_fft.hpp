@@ -1,0 +1,124 @@
+// BoxFft: a distributed 3D transform of data the caller has already distributed, in any brick
+// boxes (heFFTe's contract: each rank gives the box it holds and the box it wants back; the
+// boxes of all ranks tile the grid, some may be empty), with a transform kind per axis: the DFT,
+// DCT and DST types I-IV (FFTW's REDFT and RODFT kinds) or none; complex, real-to-complex or
+// real-to-real data; a batch of fields moved in one exchange per reshape; double or float.
+//
+// The plan is made once, collectively: the logic (which boxes, which reshapes, which 1D
+// transforms in which order; box_plan.hpp, plain data) is computed from every rank's boxes,
+// then each reshape becomes an a2a::Redistribution over any backend and each transform an FFTW
+// plan over the box's lines. Executions allocate nothing. The order of the axes is chosen so
+// that an axis the boxes already hold whole is transformed where it lies and the last axis is
+// one the output boxes hold whole: boxes that are pencils or slabs on both sides cost no more
+// reshapes than a hand-written pencil or slab FFT.
+#pragma once
+
+#include <fftw3.h>
+#include <mpi.h>
+
+#include <array>
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "a2a/transpose.hpp"
+
+namespace a2a::fft {
+
+// The transform along one axis. dct1..dct4 are FFTW's REDFT00, REDFT10, REDFT01, REDFT11 and
+// dst1..dst4 its RODFT00, RODFT10, RODFT01, RODFT11, unnormalized as FFTW's (SciPy's
+// dctn/dstn with norm=None give the same numbers). `none` leaves the axis alone.
+enum class Kind { dft, dct1, dct2, dct3, dct4, dst1, dst2, dst3, dst4, none };
+// Scaling of one call: none; full, by 1/N (N the product over the transformed axes of n for a
+// DFT, 2(n - 1) for DCT-I, 2(n + 1) for DST-I and 2n for the others: FFTW's logical sizes), so
+// that forward with none then backward with full returns the input; symmetric, 1/sqrt(N) each
+// way.
+enum class Scaling { none, full, symmetric };
+// How a batch of fields lies in the caller's arrays: interleaved (the field index fastest: each
+// grid point holds `batch` values in a row, FFTW's howmany with unit stride) or contiguous (one
+// whole box of field 0, then one of field 1, ...: separate arrays back to back).
+enum class BatchLayout { interleaved, contiguous };
+
+struct BoxOptions {
+  std::array<std::int64_t, 3> n{0, 0, 0};  // the global (real) grid
+  // This rank's boxes, row-major (axis 2 fastest), over the grid: `in` of the input (for r2c
+  // the real grid), `out` of the output (for r2c the spectrum's grid, n2/2 + 1 along axis 2).
+  Box in, out;
+  std::array<Kind, 3> kinds{Kind::dft, Kind::dft, Kind::dft};
+  // Real input: forward is real-to-complex along axis 2 (which must be a DFT axis), backward
+  // complex-to-real. Without it, the data is complex where any axis is a DFT, else real.
+  bool r2c = false;
+  int batch = 1;
+  BatchLayout batch_layout = BatchLayout::interleaved;
+  std::string backend = "auto";  // every reshape's exchange: any spec of `a2a list`
+  unsigned fftw_flags = FFTW_ESTIMATE;
+  // The caller gives the workspace with every call (workspace_bytes() of it); else the plan
+  // allocates it once.
+  bool external_workspace = false;
+};
+
+// Proposals for the boxes of rank `rank` of `procs`: slabs (split along axis 0; whole along 1
+// and 2), and pencils whole along `axis`, the two other axes split on the most square P1 x P2
+// process grid (P1 over the lower axis). Some ranks get empty boxes where P exceeds an extent.
+Box slab_box(const std::array<std::int64_t, 3>& n, int procs, int rank);
+Box pencil_box(const std::array<std::int64_t, 3>& n, int axis, int procs, int rank);
+// The most square P1 x P2 = procs, P1 <= P2.
+std::array<int, 2> process_grid(int procs);
+// The spectrum's grid of an r2c transform of grid n: n2/2 + 1 along axis 2.
+std::array<std::int64_t, 3> r2c_grid(const std::array<std::int64_t, 3>& n);
+
+template <typename Real>
+class BoxFft {
+ public:
+  using Complex = std::complex<Real>;
+  // Collective over comm. Throws a2a::Error, the same on every rank, for boxes that overlap,
+  // leave holes or leave the grid, a batch below 1, a kind a size cannot have (DCT-I of length
+  // 1), r2c without a DFT along axis 2, options that differ between ranks.
+  BoxFft(MPI_Comm comm, const BoxOptions& options);
+  ~BoxFft();
+  BoxFft(const BoxFft&) = delete;
+  BoxFft& operator=(const BoxFft&) = delete;
+
+  const Box& input_box() const;
+  const Box& output_box() const;
+  // Elements (Real or Complex, times the batch) of this rank's input and output arrays; an
+  // in-place call (in == out) needs the larger of the two in bytes.
+  std::size_t input_elements() const;
+  std::size_t output_elements() const;
+  // The data each side holds: true where it is complex (Complex*), false where real (Real*).
+  bool complex_input() const;
+  bool complex_output() const;
+  std::size_t workspace_bytes() const;
+  // What the plan does, in order: each reshape (the backend that runs it) and each transform.
+  std::string describe() const;
+
+  // Forward: input (input_box) to output (output_box); backward: output to input, the inverse
+  // kinds (DCT-II <-> DCT-III, the others their own). `workspace`: workspace_bytes() of the
+  // caller's, aligned as FFTW's arrays (a2a::fft::AlignedVector), with external_workspace,
+  // else nullptr. The input of an out-of-place call is left untouched. The pointer types must
+  // match the data (complex_input() / complex_output()), else a2a::Error.
+  void forward(const Complex* in, Complex* out, Scaling scaling = Scaling::none,
+               void* workspace = nullptr);
+  void forward(const Real* in, Complex* out, Scaling scaling = Scaling::none,
+               void* workspace = nullptr);
+  void forward(const Real* in, Real* out, Scaling scaling = Scaling::none,
+               void* workspace = nullptr);
+  void backward(const Complex* in, Complex* out, Scaling scaling = Scaling::full,
+                void* workspace = nullptr);
+  void backward(const Complex* in, Real* out, Scaling scaling = Scaling::full,
+                void* workspace = nullptr);
+  void backward(const Real* in, Real* out, Scaling scaling = Scaling::full,
+                void* workspace = nullptr);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+extern template class BoxFft<double>;
+extern template class BoxFft<float>;
+
+}  // namespace a2a::fft

@@ -1,0 +1,490 @@
+// BoxFft's setup and execution: the logic (box_plan.cpp) turned into a list of operations per
+// direction over four arrays (the caller's input and output, two work arrays), each a reshape
+// (Redistribution), a transform (an FFTW plan over every line of the box along one axis, the
+// batch and, for a real kind on complex data, the real and imaginary parts as FFTW's howmany
+// dimensions), a copy or the scaling. Transforms run in place on a work array, so the caller's
+// input is only ever read.
+#include "a2a/fft/box_fft.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "a2a/agree.hpp"
+#include "a2a/error.hpp"
+#include "a2a/fft/aligned.hpp"
+#include "box_plan.hpp"
+#include "fftw.hpp"
+
+namespace a2a::fft {
+
+namespace {
+
+constexpr int kCallerIn = 0, kCallerOut = 1, kWorkA = 2, kWorkB = 3;
+
+template <typename Real>
+auto r2r_kind(Kind k) {
+  switch (k) {
+    case Kind::dct1:
+      return FFTW_REDFT00;
+    case Kind::dct2:
+      return FFTW_REDFT10;
+    case Kind::dct3:
+      return FFTW_REDFT01;
+    case Kind::dct4:
+      return FFTW_REDFT11;
+    case Kind::dst1:
+      return FFTW_RODFT00;
+    case Kind::dst2:
+      return FFTW_RODFT10;
+    case Kind::dst3:
+      return FFTW_RODFT01;
+    default:
+      return FFTW_RODFT11;
+  }
+}
+
+std::string options_text(const BoxOptions& o) {
+  std::string s;
+  for (auto v : o.n)
+    s += std::to_string(v) + " ";
+  for (Kind k : o.kinds)
+    s += std::string(logic::name(k)) + " ";
+  return s + std::to_string(o.r2c) + " " + std::to_string(o.batch) + " " +
+         std::to_string(static_cast<int>(o.batch_layout)) + " " + o.backend + " " +
+         std::to_string(o.fftw_flags) + " " + std::to_string(o.external_workspace);
+}
+
+// Every rank's box, gathered (collective).
+std::vector<Box> gather(MPI_Comm comm, const Box& mine, int procs) {
+  std::array<std::int64_t, 6> flat{mine.lo[0], mine.lo[1], mine.lo[2],
+                                   mine.hi[0], mine.hi[1], mine.hi[2]};
+  std::vector<std::int64_t> all(6 * static_cast<std::size_t>(procs));
+  MPI_Allgather(flat.data(), 6, MPI_INT64_T, all.data(), 6, MPI_INT64_T, comm);
+  std::vector<Box> boxes(static_cast<std::size_t>(procs));
+  for (std::size_t r = 0; r < boxes.size(); ++r) {
+    for (std::size_t d = 0; d < 3; ++d) {
+      boxes[r].lo[d] = all[6 * r + d];
+      boxes[r].hi[d] = all[6 * r + 3 + d];
+    }
+  }
+  return boxes;
+}
+
+}  // namespace
+
+template <typename Real>
+struct BoxFft<Real>::Impl {
+  using F = Fftw<Real>;
+  using Dim = typename F::iodim64;
+
+  // One operation of a direction, on the four arrays: the caller's input and output, two work
+  // arrays.
+  struct Op {
+    enum Type { copy, reshape, transform, scale, interleave, deinterleave } type = copy;
+    enum Call { dft, r2r, r2c, c2r } call = dft;
+    int src = kCallerIn, dst = kCallerIn;
+    Redistribution* exchange = nullptr;
+    typename F::plan plan = nullptr;
+    std::size_t bytes = 0;  // copy: all; scale: reals; (de)interleave: one field's
+    std::size_t unit = 0;   // (de)interleave: one value's bytes (Real or Complex)
+  };
+  // Where the data is while the operations are built: its array, this rank's box, its type.
+  struct Where {
+    int array = kCallerIn;
+    Box box;
+    bool real = false;
+  };
+
+  MPI_Comm comm = MPI_COMM_NULL;
+  BoxOptions o;
+  int rank = 0, procs = 1;
+  logic::Logic plan;
+  std::vector<Box> in_boxes, out_boxes;
+  std::vector<std::unique_ptr<Redistribution>> exchanges;
+  std::vector<typename F::plan> plans;
+  std::vector<Op> forward_ops, backward_ops;
+  std::size_t buffer_bytes = 0;  // each work array
+  AlignedVector<Complex> work;   // both work arrays (planning only, with external_workspace)
+  double full_scale = 1;         // 1/N
+  bool complex_in = false, complex_out = false;
+  std::string description;
+
+  ~Impl() {
+    for (auto p : plans)
+      if (p != nullptr) F::destroy(p);
+  }
+  std::size_t element_bytes(bool real) const {
+    return (real ? sizeof(Real) : sizeof(Complex)) * static_cast<std::size_t>(o.batch);
+  }
+  std::size_t bytes_of(const Where& w) const {
+    return static_cast<std::size_t>(w.box.count()) * element_bytes(w.real);
+  }
+  const Box& mine(const std::vector<Box>& boxes) const {
+    return boxes[static_cast<std::size_t>(rank)];
+  }
+
+  // An FFTW plan over every line along `axis` of box b (and the batch, and for a real kind on
+  // complex data its two parts), in place on `data`; for r2c/c2r from `data` into `other`
+  // between the real box `real_box` and the complex box b. nullptr for an empty box; where FFTW
+  // makes none (wisdom only) `planned` turns false.
+  typename F::plan make_plan(const Box& b, const Box& real_box, int axis, Kind k, int sign,
+                             typename Op::Call call, bool real_data, std::byte* data,
+                             std::byte* other, bool& planned) {
+    if (b.empty()) return nullptr;
+    const auto batch = static_cast<std::ptrdiff_t>(o.batch);
+    const bool two_parts = call == Op::r2r && !real_data;  // re and im as two real lines
+    const std::ptrdiff_t parts = two_parts ? 2 : 1;
+    auto strides = [&](const Box& box) {
+      return std::array<std::ptrdiff_t, 3>{box.extent(1) * box.extent(2) * batch * parts,
+                                           box.extent(2) * batch * parts, batch * parts};
+    };
+    const auto s = strides(b), sr = strides(real_box);
+    const bool r2c = call == Op::r2c, c2r = call == Op::c2r;
+    // In and out strides: r2c reads the real box and writes the complex one, c2r the reverse.
+    const auto& is = r2c ? sr : s;
+    const auto& os = c2r ? sr : s;
+    const auto a = static_cast<std::size_t>(axis);
+    const Dim line{(r2c || c2r) ? real_box.extent(axis) : b.extent(axis), is[a], os[a]};
+    std::vector<Dim> how;
+    for (std::size_t d = 0; d < 3; ++d) {
+      if (d != a) how.push_back({b.extent(static_cast<int>(d)), is[d], os[d]});
+    }
+    how.push_back({batch, parts, parts});
+    if (two_parts) how.push_back({2, 1, 1});
+    const int h = static_cast<int>(how.size());
+    auto* c = reinterpret_cast<typename F::complex*>(data);
+    auto* r = reinterpret_cast<Real*>(data);
+    typename F::plan p = nullptr;
+    if (call == Op::dft) {
+      p = F::guru64(1, &line, h, how.data(), c, c, sign, o.fftw_flags);
+    } else if (call == Op::r2r) {
+      const auto kind = r2r_kind<Real>(k);
+      p = F::guru64_r2r(1, &line, h, how.data(), r, r, &kind, o.fftw_flags);
+    } else if (r2c) {
+      p = F::guru64_r2c(1, &line, h, how.data(), r, reinterpret_cast<typename F::complex*>(other),
+                        o.fftw_flags);
+    } else {
+      p = F::guru64_c2r(1, &line, h, how.data(), c, reinterpret_cast<Real*>(other), o.fftw_flags);
+    }
+    if (p == nullptr) planned = false;
+    plans.push_back(p);
+    return p;
+  }
+
+  // The operations of one direction from the logic (backward: the steps in reverse, inverse
+  // kinds, c2r), planned on the work arrays a and b.
+  std::vector<Op> build(bool forward, std::byte* a, std::byte* b, bool& planned) {
+    std::vector<Op> ops;
+    const auto& steps = plan.steps;
+    const bool contiguous = o.batch > 1 && o.batch_layout == BatchLayout::contiguous;
+    std::byte* arrays[4] = {nullptr, nullptr, a, b};
+    Where at{kCallerIn, mine(forward ? in_boxes : out_boxes), forward ? !complex_in : !complex_out};
+    const Where end{kCallerOut, mine(forward ? out_boxes : in_boxes),
+                    forward ? !complex_out : !complex_in};
+    auto other_work = [&] { return at.array == kWorkA ? kWorkB : kWorkA; };
+    auto move = [&](typename Op::Type type, const Where& to) {
+      Op op;
+      op.type = type;
+      op.src = at.array;
+      op.dst = to.array;
+      op.unit = to.real ? sizeof(Real) : sizeof(Complex);
+      op.bytes = bytes_of(to) / (contiguous ? static_cast<std::size_t>(o.batch) : 1);
+      ops.push_back(op);
+      at = to;
+    };
+    if (contiguous) move(Op::interleave, {kWorkA, at.box, at.real});
+    std::size_t scale_at = 0;
+    Where scaled;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      const std::size_t s = forward ? i : steps.size() - 1 - i;
+      const logic::Step& step = steps[s];
+      const Box& before = mine(s == 0 ? in_boxes : steps[s - 1].boxes);
+      if (step.type == logic::Step::reshape) {
+        const Box& to = forward ? mine(step.boxes) : before;
+        exchanges.push_back(std::make_unique<Redistribution>(comm, at.box, to,
+                                                             element_bytes(step.real), o.backend));
+        Op op;
+        op.type = Op::reshape;
+        op.exchange = exchanges.back().get();
+        op.src = at.array;
+        op.dst = i + 1 == steps.size() && !contiguous ? kCallerOut : other_work();
+        ops.push_back(op);
+        at = {op.dst, to, step.real};
+        continue;
+      }
+      if (at.array == kCallerIn) move(Op::copy, {kWorkA, at.box, at.real});
+      Op op;
+      op.type = Op::transform;
+      op.src = op.dst = at.array;
+      const Kind kind = forward ? step.kind : logic::inverse(step.kind);
+      const int sign = forward ? FFTW_FORWARD : FFTW_BACKWARD;
+      if (step.r2c) {
+        op.call = forward ? Op::r2c : Op::c2r;
+        op.dst = other_work();
+        op.plan = make_plan(mine(step.boxes), before, 2, kind, sign, op.call, false, arrays[op.src],
+                            arrays[op.dst], planned);
+        at = {op.dst, forward ? mine(step.boxes) : before, !forward};
+      } else {
+        op.call = kind == Kind::dft ? Op::dft : Op::r2r;
+        op.plan = make_plan(at.box, at.box, step.axis, kind, sign, op.call, step.real,
+                            arrays[at.array], nullptr, planned);
+      }
+      ops.push_back(op);
+      scale_at = ops.size();
+      scaled = at;
+    }
+    if (scale_at > 0) {  // the scaling, after the last transform
+      Op scale;
+      scale.type = Op::scale;
+      scale.src = scale.dst = scaled.array;
+      scale.bytes = bytes_of(scaled) / sizeof(Real);
+      ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(scale_at), scale);
+    }
+    if (at.array != kCallerOut) move(contiguous ? Op::deinterleave : Op::copy, end);
+    return ops;
+  }
+
+  void run(const std::vector<Op>& ops, const void* in, void* out, Scaling scaling,
+           void* workspace) {
+    std::byte* a = reinterpret_cast<std::byte*>(work.data());
+    if (o.external_workspace) {
+      if (workspace == nullptr) {
+        throw Error("a2a::fft::BoxFft: the plan takes the caller's workspace "
+                    "(workspace_bytes()): none given");
+      }
+      if (F::alignment_of(workspace) != F::alignment_of(work.data())) {
+        throw Error(
+            "a2a::fft::BoxFft: the workspace is not aligned as FFTW's arrays (use "
+            "a2a::fft::AlignedVector or fftw_malloc)");
+      }
+      a = static_cast<std::byte*>(workspace);
+    }
+    std::byte* arrays[4] = {const_cast<std::byte*>(static_cast<const std::byte*>(in)),
+                            static_cast<std::byte*>(out), a, a + buffer_bytes};
+    const double factor = scaling == Scaling::none   ? 1
+                          : scaling == Scaling::full ? full_scale
+                                                     : std::sqrt(full_scale);
+    const auto batch = static_cast<std::size_t>(o.batch);
+    for (const Op& op : ops) {
+      std::byte* src = arrays[op.src];
+      std::byte* dst = arrays[op.dst];
+      switch (op.type) {
+        case Op::copy:
+          if (src != dst && op.bytes > 0) std::memmove(dst, src, op.bytes);
+          break;
+        case Op::reshape:
+          op.exchange->execute(src, dst);
+          break;
+        case Op::transform:
+          execute(op, src, dst);
+          break;
+        case Op::scale:
+          if (factor != 1) {
+            auto* r = reinterpret_cast<Real*>(src);
+            const auto f = static_cast<Real>(factor);
+            for (std::size_t i = 0; i < op.bytes; ++i)
+              r[i] *= f;
+          }
+          break;
+        case Op::interleave:
+        case Op::deinterleave: {
+          // [field][point] <-> [point][field], one value at a time.
+          const std::size_t points = op.bytes / op.unit;
+          for (std::size_t f = 0; f < batch; ++f) {
+            for (std::size_t p = 0; p < points; ++p) {
+              const std::size_t apart = (f * points + p) * op.unit;
+              const std::size_t mixed = (p * batch + f) * op.unit;
+              if (op.type == Op::interleave) {
+                std::memcpy(dst + mixed, src + apart, op.unit);
+              } else {
+                std::memcpy(dst + apart, src + mixed, op.unit);
+              }
+            }
+          }
+          break;
+        }
+      }
+    }
+  }
+
+  static void execute(const Op& op, std::byte* src, std::byte* dst) {
+    if (op.plan == nullptr) return;  // an empty box
+    auto* cs = reinterpret_cast<typename F::complex*>(src);
+    auto* cd = reinterpret_cast<typename F::complex*>(dst);
+    auto* rs = reinterpret_cast<Real*>(src);
+    auto* rd = reinterpret_cast<Real*>(dst);
+    switch (op.call) {
+      case Op::dft:
+        F::execute(op.plan, cs, cd);
+        break;
+      case Op::r2r:
+        F::execute_r2r(op.plan, rs, rd);
+        break;
+      case Op::r2c:
+        F::execute_r2c(op.plan, rs, cd);
+        break;
+      case Op::c2r:
+        F::execute_c2r(op.plan, cs, rd);
+        break;
+    }
+  }
+};
+
+template <typename Real>
+BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make_unique<Impl>()) {
+  require_intracommunicator(comm, "a2a::fft::BoxFft");
+  Impl& m = *impl_;
+  m.comm = comm;
+  m.o = options;
+  MPI_Comm_size(comm, &m.procs);
+  MPI_Comm_rank(comm, &m.rank);
+  // Checked and agreed before any plan: every rank throws the same error, or none.
+  const bool as_root = root_value(comm, options_text(options)) == options_text(options);
+  m.in_boxes = gather(comm, options.in, m.procs);
+  m.out_boxes = gather(comm, options.out, m.procs);
+  std::string problem = logic::kinds_problem(options.n, options.kinds, options.r2c);
+  if (problem.empty() && options.batch < 1) {
+    problem = "a2a::fft: batch " + std::to_string(options.batch) + ": must be at least 1";
+  }
+  const logic::Grid spectrum = options.r2c ? r2c_grid(options.n) : options.n;
+  if (problem.empty()) problem = logic::tiling_problem(m.in_boxes, options.n, "input");
+  if (problem.empty()) problem = logic::tiling_problem(m.out_boxes, spectrum, "output");
+  if (problem.empty() && !as_root) {
+    problem = "a2a::fft: rank " + std::to_string(m.rank) + "'s options differ from rank 0's";
+  }
+  if (const std::string agreed = agree_on_error(comm, problem); !agreed.empty()) {
+    throw Error(agreed);
+  }
+  m.plan = logic::plan(options.n, m.in_boxes, m.out_boxes, options.kinds, options.r2c);
+  const bool any_dft = std::any_of(options.kinds.begin(), options.kinds.end(),
+                                   [](Kind k) { return k == Kind::dft; });
+  m.complex_in = any_dft && !options.r2c;
+  m.complex_out = any_dft;
+  for (std::size_t d = 0; d < 3; ++d)
+    m.full_scale /= logic::logical_size(options.kinds[d], options.n[d]);
+  // Each work array holds the largest box of any step in its type.
+  std::size_t most = std::max(
+      static_cast<std::size_t>(m.mine(m.in_boxes).count()) * m.element_bytes(!m.complex_in),
+      static_cast<std::size_t>(m.mine(m.out_boxes).count()) * m.element_bytes(!m.complex_out));
+  for (const logic::Step& step : m.plan.steps) {
+    most = std::max(most, static_cast<std::size_t>(m.mine(step.boxes).count()) *
+                              m.element_bytes(step.real && !step.r2c));
+  }
+  m.buffer_bytes = (std::max<std::size_t>(most, 1) + 63) / 64 * 64;
+  m.work.resize(2 * m.buffer_bytes / sizeof(Complex));
+  auto* a = reinterpret_cast<std::byte*>(m.work.data());
+  bool planned = true;
+  m.forward_ops = m.build(true, a, a + m.buffer_bytes, planned);
+  m.backward_ops = m.build(false, a, a + m.buffer_bytes, planned);
+  int all_planned = planned;
+  MPI_Allreduce(MPI_IN_PLACE, &all_planned, 1, MPI_INT, MPI_LAND, comm);
+  if (!all_planned) {
+    throw Error((options.fftw_flags & FFTW_WISDOM_ONLY) != 0
+                    ? "a2a::fft::BoxFft: FFTW_WISDOM_ONLY: the wisdom has no plan for its "
+                      "transforms"
+                    : "a2a::fft::BoxFft: FFTW could not plan its transforms");
+  }
+  if (options.external_workspace) {  // planned on our arrays; run on the caller's
+    m.work.resize(1);
+    m.work.shrink_to_fit();
+  }
+  std::size_t exchange = 0;
+  for (const logic::Step& step : m.plan.steps) {
+    if (!m.description.empty()) m.description += ", ";
+    if (step.type == logic::Step::reshape) {
+      m.description += "reshape (" + m.exchanges[exchange++]->plan().name() + ")";
+    } else {
+      m.description += std::string(step.r2c ? "r2c" : logic::name(step.kind)) + " along axis " +
+                       std::to_string(step.axis);
+    }
+  }
+}
+
+template <typename Real>
+BoxFft<Real>::~BoxFft() = default;
+
+template <typename Real>
+const Box& BoxFft<Real>::input_box() const {
+  return impl_->o.in;
+}
+template <typename Real>
+const Box& BoxFft<Real>::output_box() const {
+  return impl_->o.out;
+}
+template <typename Real>
+std::size_t BoxFft<Real>::input_elements() const {
+  return static_cast<std::size_t>(impl_->o.in.count()) * static_cast<std::size_t>(impl_->o.batch);
+}
+template <typename Real>
+std::size_t BoxFft<Real>::output_elements() const {
+  return static_cast<std::size_t>(impl_->o.out.count()) * static_cast<std::size_t>(impl_->o.batch);
+}
+template <typename Real>
+bool BoxFft<Real>::complex_input() const {
+  return impl_->complex_in;
+}
+template <typename Real>
+bool BoxFft<Real>::complex_output() const {
+  return impl_->complex_out;
+}
+template <typename Real>
+std::size_t BoxFft<Real>::workspace_bytes() const {
+  return 2 * impl_->buffer_bytes;
+}
+template <typename Real>
+std::string BoxFft<Real>::describe() const {
+  return impl_->description;
+}
+
+namespace {
+void require_types(bool complex_side, bool complex_given, const char* which) {
+  if (complex_side != complex_given) {
+    throw Error(std::string("a2a::fft::BoxFft: this plan's ") + which + " is " +
+                (complex_side ? "complex" : "real") + ": call it with " +
+                (complex_side ? "complex" : "real") + " arrays");
+  }
+}
+}  // namespace
+
+template <typename Real>
+void BoxFft<Real>::forward(const Complex* in, Complex* out, Scaling s, void* workspace) {
+  require_types(impl_->complex_in, true, "input");
+  require_types(impl_->complex_out, true, "output");
+  impl_->run(impl_->forward_ops, in, out, s, workspace);
+}
+template <typename Real>
+void BoxFft<Real>::forward(const Real* in, Complex* out, Scaling s, void* workspace) {
+  require_types(impl_->complex_in, false, "input");
+  require_types(impl_->complex_out, true, "output");
+  impl_->run(impl_->forward_ops, in, out, s, workspace);
+}
+template <typename Real>
+void BoxFft<Real>::forward(const Real* in, Real* out, Scaling s, void* workspace) {
+  require_types(impl_->complex_in, false, "input");
+  require_types(impl_->complex_out, false, "output");
+  impl_->run(impl_->forward_ops, in, out, s, workspace);
+}
+template <typename Real>
+void BoxFft<Real>::backward(const Complex* in, Complex* out, Scaling s, void* workspace) {
+  require_types(impl_->complex_out, true, "output");
+  require_types(impl_->complex_in, true, "input");
+  impl_->run(impl_->backward_ops, in, out, s, workspace);
+}
+template <typename Real>
+void BoxFft<Real>::backward(const Complex* in, Real* out, Scaling s, void* workspace) {
+  require_types(impl_->complex_out, true, "output");
+  require_types(impl_->complex_in, false, "input");
+  impl_->run(impl_->backward_ops, in, out, s, workspace);
+}
+template <typename Real>
+void BoxFft<Real>::backward(const Real* in, Real* out, Scaling s, void* workspace) {
+  require_types(impl_->complex_out, false, "output");
+  require_types(impl_->complex_in, false, "input");
+  impl_->run(impl_->backward_ops, in, out, s, workspace);
+}
+
+template class BoxFft<double>;
+template class BoxFft<float>;
+
+}  // namespace a2a::fft

@@ -1,0 +1,74 @@
+"""Reference transforms for the BoxFft tests (validation/test_box_fft.cpp), computed by NumPy and
+SciPy (not by FFTW, not by a2a) and written with h5py:
+    fft_reference.py OUT.h5
+One group per case, with attributes n (the grid), kinds (one per axis: dft, dct1..dct4,
+dst1..dst4, none), r2c (0/1), batch, and two datasets: `input` of shape (n0, n1, n2, batch) and
+`forward` (the forward transform, shape (s0, s1, s2, batch), s2 = n2 // 2 + 1 with r2c), each
+with a trailing axis of 2 (real, imaginary) where complex. The batch index is the fastest, as
+BoxFft's interleaved batches. Unnormalized, as FFTW's: numpy.fft.fftn/rfftn and
+scipy.fft.dct/dst with norm=None."""
+import sys
+
+import h5py
+import numpy as np
+import scipy.fft
+
+# name: (n, kinds, r2c, batch). Odd and prime sizes, every real kind at least once, DFT axes
+# mixed with real ones and with none, batches of 1, 3 and 5.
+CASES = {
+    "c2c": ((5, 7, 6), ("dft", "dft", "dft"), 0, 1),
+    "c2c_batch5": ((3, 4, 5), ("dft", "dft", "dft"), 0, 5),
+    "r2c_batch3": ((6, 5, 9), ("dft", "dft", "dft"), 1, 3),
+    "r2c_prime": ((7, 3, 11), ("dft", "dft", "dft"), 1, 1),
+    "r2r_dct2_dst1_dct4": ((5, 6, 7), ("dct2", "dst1", "dct4"), 0, 1),
+    "r2r_dct3_dst2_dst4_batch3": ((4, 7, 5), ("dct3", "dst2", "dst4"), 0, 3),
+    "mixed_dct1_dft_dst3": ((4, 6, 5), ("dct1", "dft", "dst3"), 0, 3),
+    "mixed_r2c_dct2": ((5, 4, 8), ("dct2", "dft", "dft"), 1, 1),
+    "none_y": ((6, 5, 4), ("dft", "none", "dft"), 0, 1),
+    "r2r_none_z": ((5, 4, 3), ("dst2", "dct1", "none"), 0, 1),
+}
+
+
+def transform(data, kinds, r2c):
+    """The forward transform over axes 0..2 of data (axis 3: the batch)."""
+    out = data
+    if r2c:  # real-to-complex along axis 2 first, as FFTW's r2c
+        out = np.fft.rfft(out, axis=2)
+    for axis, kind in enumerate(kinds):
+        if kind == "none" or (r2c and axis == 2):
+            continue
+        if kind == "dft":
+            out = np.fft.fft(out, axis=axis)
+        elif kind.startswith("dct"):
+            out = scipy.fft.dct(out, type=int(kind[3]), axis=axis)
+        else:
+            out = scipy.fft.dst(out, type=int(kind[3]), axis=axis)
+    return out
+
+
+def stored(array):
+    array = np.ascontiguousarray(array)
+    if np.iscomplexobj(array):
+        return np.stack([array.real, array.imag], axis=-1)
+    return array
+
+
+def main():
+    rng = np.random.default_rng(20261127)
+    with h5py.File(sys.argv[1], "w") as f:
+        for name, (n, kinds, r2c, batch) in CASES.items():
+            shape = tuple(n) + (batch,)
+            data = rng.standard_normal(shape)
+            if not r2c and "dft" in kinds:
+                data = data + 1j * rng.standard_normal(shape)
+            group = f.create_group(name)
+            group.attrs["n"] = np.array(n, dtype=np.int64)
+            group.attrs["kinds"] = " ".join(kinds)
+            group.attrs["r2c"] = r2c
+            group.attrs["batch"] = batch
+            group["input"] = stored(data)
+            group["forward"] = stored(transform(data, kinds, r2c))
+    print(f"fft_reference: {len(CASES)} cases written")
+
+
+main()

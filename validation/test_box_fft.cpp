@@ -1,0 +1,370 @@
+// BoxFft (a2a/fft/box_fft.hpp) against NumPy and SciPy: test_box_fft CASES.h5, the file
+// validation/fft_reference.py writes with h5py (numpy.fft.fftn/rfftn, scipy.fft.dct/dst: no
+// FFTW, no a2a). For every case (c2c, r2c, real-to-real kinds I-IV, mixed with DFT axes and
+// with none, batches of 1, 3 and 5) and several random brick decompositions on each side
+// (every rank's box drawn from a random factorization of P with random cuts, so that some ranks
+// hold empty boxes, assigned to the ranks in a random order), in double and float: the
+// forward transform of this rank's input box against the reference's values in its output box,
+// and the round trip (backward, full scaling) against the input; in place and out of place,
+// interleaved and contiguous batches, the plan's workspace and the caller's, symmetric scaling.
+// Then misuse: overlapping boxes, holes, a batch of 0, DCT-I of length 1, r2c along a real
+// kind, options that differ between ranks, arrays of the wrong type: one error on every rank.
+#include <hdf5.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "a2a/fft.hpp"
+#include "harness.hpp"
+
+namespace {
+
+using a2a::Box;
+using a2a::fft::Kind;
+using Grid = std::array<std::int64_t, 3>;
+
+struct Case {
+  std::string name;
+  Grid n{};
+  std::array<Kind, 3> kinds{};
+  bool r2c = false;
+  int batch = 1;
+  bool complex_in = false, complex_out = false;
+  std::vector<double> input, forward;  // (re, im) pairs where complex
+};
+
+Kind kind_of(const std::string& text) {
+  const char* names[] = {"dft", "dct1", "dct2", "dct3", "dct4", "dst1", "dst2", "dst3", "dst4"};
+  for (int k = 0; k < 9; ++k)
+    if (text == names[k]) return static_cast<Kind>(k);
+  return Kind::none;
+}
+
+std::vector<double> read_doubles(hid_t group, const char* name) {
+  const hid_t set = H5Dopen2(group, name, H5P_DEFAULT);
+  const hid_t space = H5Dget_space(set);
+  std::vector<double> out(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+  H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data());
+  H5Sclose(space);
+  H5Dclose(set);
+  return out;
+}
+
+herr_t add_case(hid_t file, const char* name, const H5L_info_t*, void* data) {
+  auto& cases = *static_cast<std::vector<Case>*>(data);
+  const hid_t group = H5Gopen2(file, name, H5P_DEFAULT);
+  Case c;
+  c.name = name;
+  const hid_t n = H5Aopen(group, "n", H5P_DEFAULT);
+  H5Aread(n, H5T_NATIVE_INT64, c.n.data());
+  H5Aclose(n);
+  int flags[2] = {0, 0};
+  const char* ints[2] = {"r2c", "batch"};
+  for (int i = 0; i < 2; ++i) {
+    const hid_t a = H5Aopen(group, ints[i], H5P_DEFAULT);
+    H5Aread(a, H5T_NATIVE_INT, &flags[i]);
+    H5Aclose(a);
+  }
+  c.r2c = flags[0] != 0;
+  c.batch = flags[1];
+  const hid_t k = H5Aopen(group, "kinds", H5P_DEFAULT);
+  const hid_t type = H5Aget_type(k);
+  std::string kinds;
+  if (H5Tis_variable_str(type) > 0) {
+    char* text = nullptr;
+    H5Aread(k, type, &text);
+    kinds = text;
+    H5free_memory(text);
+  } else {
+    kinds.resize(H5Tget_size(type));
+    H5Aread(k, type, kinds.data());
+  }
+  H5Tclose(type);
+  H5Aclose(k);
+  std::size_t start = 0;
+  for (std::size_t axis = 0; axis < 3; ++axis) {
+    const std::size_t end = std::min(kinds.find(' ', start), kinds.size());
+    c.kinds[axis] = kind_of(kinds.substr(start, end - start).c_str());
+    start = end + 1;
+  }
+  const bool any_dft = std::find(c.kinds.begin(), c.kinds.end(), Kind::dft) != c.kinds.end();
+  c.complex_in = any_dft && !c.r2c;
+  c.complex_out = any_dft;
+  c.input = read_doubles(group, "input");
+  c.forward = read_doubles(group, "forward");
+  H5Gclose(group);
+  cases.push_back(std::move(c));
+  return 0;
+}
+
+// Random bricks tiling grid n: P = a b c from a random factorization, the cuts along each axis
+// random (equal cuts make empty boxes), the boxes dealt to the ranks in a random order. The
+// same on every rank (one seed).
+std::vector<Box> random_bricks(const Grid& n, int procs, std::mt19937_64& rng) {
+  std::vector<std::array<int, 3>> factorizations;
+  for (int a = 1; a <= procs; ++a)
+    for (int b = 1; a * b <= procs; ++b)
+      if (procs % (a * b) == 0) factorizations.push_back({a, b, procs / (a * b)});
+  const auto f = factorizations[rng() % factorizations.size()];
+  std::array<std::vector<std::int64_t>, 3> cuts;
+  for (std::size_t d = 0; d < 3; ++d) {
+    cuts[d] = {0, n[d]};
+    for (int i = 1; i < f[d]; ++i)
+      cuts[d].push_back(static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n[d] + 1)));
+    std::sort(cuts[d].begin(), cuts[d].end());
+  }
+  std::vector<Box> boxes;
+  for (int i = 0; i < f[0]; ++i)
+    for (int j = 0; j < f[1]; ++j)
+      for (int k = 0; k < f[2]; ++k)
+        boxes.push_back(
+            Box{{cuts[0][static_cast<std::size_t>(i)], cuts[1][static_cast<std::size_t>(j)],
+                 cuts[2][static_cast<std::size_t>(k)]},
+                {cuts[0][static_cast<std::size_t>(i + 1)], cuts[1][static_cast<std::size_t>(j + 1)],
+                 cuts[2][static_cast<std::size_t>(k + 1)]}});
+  std::shuffle(boxes.begin(), boxes.end(), rng);
+  return boxes;
+}
+
+// This rank's part of a global array (values of `parts` doubles, batch fastest), in the
+// layout BoxFft takes: interleaved, or each field's box after the other's.
+template <typename Real>
+std::vector<Real> local_part(const std::vector<double>& global, const Grid& n, const Box& b,
+                             int batch, int parts, bool contiguous) {
+  std::vector<Real> out(static_cast<std::size_t>(b.count() * batch * parts));
+  const auto count = static_cast<std::size_t>(b.count());
+  std::size_t p = 0;
+  for (auto x = b.lo[0]; x < b.hi[0]; ++x)
+    for (auto y = b.lo[1]; y < b.hi[1]; ++y)
+      for (auto z = b.lo[2]; z < b.hi[2]; ++z, ++p)
+        for (int f = 0; f < batch; ++f)
+          for (int c = 0; c < parts; ++c) {
+            const auto g =
+                static_cast<std::size_t>((((x * n[1] + y) * n[2] + z) * batch + f) * parts + c);
+            const std::size_t l =
+                contiguous
+                    ? (static_cast<std::size_t>(f) * count + p) * static_cast<std::size_t>(parts) +
+                          static_cast<std::size_t>(c)
+                    : (p * static_cast<std::size_t>(batch) + static_cast<std::size_t>(f)) *
+                              static_cast<std::size_t>(parts) +
+                          static_cast<std::size_t>(c);
+            out[l] = static_cast<Real>(global[g]);
+          }
+  return out;
+}
+
+// The largest |a - b| over every rank, relative to the largest |b| (collective).
+template <typename Real>
+double relative_error(MPI_Comm comm, const std::vector<Real>& a, const std::vector<Real>& b) {
+  double e[2] = {0, 0};
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    e[0] = std::max(e[0], std::abs(static_cast<double>(a[i]) - static_cast<double>(b[i])));
+    e[1] = std::max(e[1], std::abs(static_cast<double>(b[i])));
+  }
+  if (a.size() != b.size()) e[0] = INFINITY;
+  MPI_Allreduce(MPI_IN_PLACE, e, 2, MPI_DOUBLE, MPI_MAX, comm);
+  return e[0] / std::max(e[1], 1e-300);
+}
+
+struct Variant {
+  bool in_place = false, contiguous = false, external = false, symmetric = false;
+};
+
+template <typename Real>
+void check_case(a2a::test::Harness& h, const Case& c, const std::vector<Box>& in_boxes,
+                const std::vector<Box>& out_boxes, const Variant& v, const std::string& label) {
+  using Complex = std::complex<Real>;
+  const auto me = static_cast<std::size_t>(h.rank());
+  a2a::fft::BoxOptions o;
+  o.n = c.n;
+  o.in = in_boxes[me];
+  o.out = out_boxes[me];
+  o.kinds = c.kinds;
+  o.r2c = c.r2c;
+  o.batch = c.batch;
+  o.batch_layout =
+      v.contiguous ? a2a::fft::BatchLayout::contiguous : a2a::fft::BatchLayout::interleaved;
+  o.backend = h.procs() % 2 == 0 ? "pairwise" : "auto";
+  o.external_workspace = v.external;
+  a2a::fft::BoxFft<Real> fft(h.comm(), o);
+  const Grid spectrum = c.r2c ? a2a::fft::r2c_grid(c.n) : c.n;
+  const int in_parts = c.complex_in ? 2 : 1, out_parts = c.complex_out ? 2 : 1;
+  const auto input = local_part<Real>(c.input, c.n, o.in, c.batch, in_parts, v.contiguous);
+  auto expected = local_part<Real>(c.forward, spectrum, o.out, c.batch, out_parts, v.contiguous);
+  const std::size_t in_reals = input.size(), out_reals = expected.size();
+  // One array for both sides in place; the caller's workspace where asked.
+  std::vector<Real> a(std::max(in_reals, out_reals) + 1), b(out_reals + 1);
+  a2a::fft::AlignedVector<Complex> workspace(
+      v.external ? fft.workspace_bytes() / sizeof(Complex) + 1 : 0);
+  void* ws = v.external ? workspace.data() : nullptr;
+  std::copy(input.begin(), input.end(), a.begin());
+  Real* out = v.in_place ? a.data() : b.data();
+  const auto scaling = v.symmetric ? a2a::fft::Scaling::symmetric : a2a::fft::Scaling::none;
+  if (c.complex_in) {
+    fft.forward(reinterpret_cast<const Complex*>(a.data()), reinterpret_cast<Complex*>(out),
+                scaling, ws);
+  } else if (c.complex_out) {
+    fft.forward(a.data(), reinterpret_cast<Complex*>(out), scaling, ws);
+  } else {
+    fft.forward(a.data(), out, scaling, ws);
+  }
+  const double tolerance = sizeof(Real) == 8 ? 1e-11 : 2e-5;
+  std::vector<Real> got(out, out + out_reals);
+  if (v.symmetric) {  // forward scaled by 1/sqrt(N): compare it scaled back
+    double n = 1;
+    for (std::size_t d = 0; d < 3; ++d) {
+      const auto e = static_cast<double>(c.n[d]);
+      switch (c.kinds[d]) {
+        case Kind::dft:
+          n *= e;
+          break;
+        case Kind::dct1:
+          n *= 2 * (e - 1);
+          break;
+        case Kind::dst1:
+          n *= 2 * (e + 1);
+          break;
+        case Kind::none:
+          break;
+        default:
+          n *= 2 * e;
+      }
+    }
+    for (Real& x : expected)
+      x = static_cast<Real>(x / std::sqrt(n));
+  }
+  const double forward_error = relative_error(h.comm(), got, expected);
+  h.expect(forward_error < tolerance, label + ": forward against NumPy/SciPy, error " +
+                                          std::to_string(forward_error) + " (" + fft.describe() +
+                                          ")");
+  if (!v.in_place) {
+    h.expect(std::equal(input.begin(), input.end(), a.begin()),
+             label + ": the input left untouched");
+  }
+  // Backward from the output array into the input's: the round trip.
+  Real* back = v.in_place ? a.data() : a.data();
+  const auto inverse = v.symmetric ? a2a::fft::Scaling::symmetric : a2a::fft::Scaling::full;
+  if (c.complex_in) {
+    fft.backward(reinterpret_cast<const Complex*>(out), reinterpret_cast<Complex*>(back), inverse,
+                 ws);
+  } else if (c.complex_out) {
+    fft.backward(reinterpret_cast<const Complex*>(out), back, inverse, ws);
+  } else {
+    fft.backward(out, back, inverse, ws);
+  }
+  const double round_trip =
+      relative_error(h.comm(), std::vector<Real>(back, back + in_reals), input);
+  h.expect(round_trip < tolerance, label + ": round trip, error " + std::to_string(round_trip));
+}
+
+void check_misuse(a2a::test::Harness& h) {
+  const int P = h.procs();
+  const auto me = h.rank();
+  const Grid n{6, 5, 4};
+  auto plan = [&](auto change) {
+    return [&, change] {
+      a2a::fft::BoxOptions o;
+      o.n = n;
+      o.in = a2a::fft::slab_box(n, P, me);
+      o.out = a2a::fft::pencil_box(n, 0, P, me);
+      change(o);
+      a2a::fft::BoxFft<double> fft(h.comm(), o);
+    };
+  };
+  using a2a::test::expect_error;
+  expect_error(h, "a batch of 0", "batch 0", plan([](auto& o) { o.batch = 0; }));
+  expect_error(h, "DCT-I of length 1", "DCT-I needs at least 2 points", plan([](auto& o) {
+                 o.n[2] = 1;
+                 o.kinds = {Kind::dft, Kind::dft, Kind::dct1};
+                 o.in = a2a::Box{{0, 0, 0}, {0, 0, 0}};
+                 o.out = o.in;
+               }));
+  expect_error(h, "r2c along a real kind", "its kind must be dft", plan([](auto& o) {
+                 o.r2c = true;
+                 o.kinds[2] = Kind::dct2;
+               }));
+  expect_error(h, "boxes leaving a hole", "leave holes", plan([&](auto& o) {
+                 if (me == P - 1) o.in.hi[1] = o.in.lo[1];  // the last rank's box emptied
+               }));
+  if (P > 1) {
+    expect_error(h, "overlapping boxes", "overlap", plan([&](auto& o) {
+                   if (me == P - 2) o.in = a2a::fft::slab_box(n, P, P - 1);
+                 }));
+    expect_error(h, "one rank's kinds differ", "options differ from rank 0's", plan([&](auto& o) {
+                   if (me == P - 1) o.kinds[1] = Kind::dst2;
+                 }));
+  }
+  expect_error(h, "a box outside the grid", "is not a box inside", plan([&](auto& o) {
+                 if (me == P - 1) o.out.hi[0] = 7;
+               }));
+  expect_error(h, "real arrays for a complex plan", "call it with complex arrays", [&] {
+    a2a::fft::BoxOptions o;
+    o.n = n;
+    o.in = a2a::fft::slab_box(n, P, me);
+    o.out = o.in;
+    a2a::fft::BoxFft<double> fft(h.comm(), o);
+    std::vector<double> x(static_cast<std::size_t>(2 * o.in.count()) + 1);
+    fft.forward(x.data(), x.data());
+  });
+  expect_error(h, "no workspace for an external-workspace plan", "none given", [&] {
+    a2a::fft::BoxOptions o;
+    o.n = n;
+    o.in = a2a::fft::slab_box(n, P, me);
+    o.out = o.in;
+    o.external_workspace = true;
+    a2a::fft::BoxFft<double> fft(h.comm(), o);
+    std::vector<std::complex<double>> x(static_cast<std::size_t>(o.in.count()) + 1);
+    fft.forward(x.data(), x.data());
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int code = 0;
+  {
+    a2a::test::Harness h("test_box_fft");
+    std::vector<Case> cases;
+    const hid_t file = argc > 1 ? H5Fopen(argv[1], H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
+    if (file >= 0) {
+      H5Literate(file, H5_INDEX_NAME, H5_ITER_INC, nullptr, add_case, &cases);
+      H5Fclose(file);
+    }
+    h.expect(cases.size() >= 10,
+             "the reference file holds the cases (" + std::to_string(cases.size()) + " read)");
+    std::mt19937_64 rng(12345 + static_cast<unsigned>(h.procs()));
+    int trial = 0;
+    for (const Case& c : cases) {
+      const Grid spectrum = c.r2c ? a2a::fft::r2c_grid(c.n) : c.n;
+      for (int t = 0; t < 3; ++t, ++trial) {
+        const auto in = random_bricks(c.n, h.procs(), rng);
+        const auto out = random_bricks(spectrum, h.procs(), rng);
+        Variant v;
+        v.in_place = t == 1;
+        v.contiguous = c.batch > 1 && t != 0;
+        v.external = t == 2;
+        v.symmetric = t == 2 && trial % 2 == 0;
+        const std::string label = c.name + " trial " + std::to_string(t);
+        check_case<double>(h, c, in, out, v, label + " double");
+        if (t == 0) check_case<float>(h, c, in, out, v, label + " float");
+      }
+      // The proposed boxes: slabs in, pencils along x out (a slab FFT's transposed layout).
+      std::vector<Box> slabs, pencils;
+      for (int r = 0; r < h.procs(); ++r) {
+        slabs.push_back(a2a::fft::slab_box(c.n, h.procs(), r));
+        pencils.push_back(a2a::fft::pencil_box(spectrum, 0, h.procs(), r));
+      }
+      check_case<double>(h, c, slabs, pencils, {}, c.name + " slabs to x-pencils");
+    }
+    check_misuse(h);
+    code = h.finish();
+  }
+  MPI_Finalize();
+  return code;
+}
