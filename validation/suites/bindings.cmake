@@ -111,6 +111,22 @@ if(A2A_PYTHON3 AND A2A_MPI_FLAVOUR STREQUAL "openmpi")
     a2a_backend_tests(capi.python_pencil_fft PAIRS 1:auto 2:pairwise 3:sloav 4:tra_v
                       COMMAND ${A2A_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/capi/pencil_fft.py
                       ENVIRONMENT PYTHONPATH=${PROJECT_BINARY_DIR}/python)
+    # a2a.Fft (the FFT library's BoxFft through a2a/fft.h) against NumPy and SciPy, and
+    # docs/fft.md's Python program (validation/consumer/fft3d.py).
+    if(A2A_WITH_FFTW)
+      foreach(ranks 1 2 3 4 5)
+        a2a_add_mpi_test(capi.python_fft.P${ranks} ${ranks} COMMAND ${A2A_PYTHON3}
+                         ${CMAKE_CURRENT_SOURCE_DIR}/capi/python_fft_test.py
+                         ENVIRONMENT PYTHONPATH=${PROJECT_BINARY_DIR}/python TIMEOUT 180)
+      endforeach()
+      foreach(ranks 1 3 4)
+        a2a_add_mpi_test(fft.library_example_python.P${ranks} ${ranks} COMMAND ${A2A_PYTHON3}
+                         ${PROJECT_SOURCE_DIR}/validation/consumer/fft3d.py
+                         ENVIRONMENT PYTHONPATH=${PROJECT_BINARY_DIR}/python TIMEOUT 120)
+        set_property(TEST fft.library_example_python.P${ranks} APPEND PROPERTY
+                     PASS_REGULAR_EXPRESSION ": passed")
+      endforeach()
+    endif()
   else()
     message(STATUS "a2a: no mpi4py/numpy for ${A2A_PYTHON3}: the Python tests are left out")
   endif()

@@ -48,9 +48,16 @@ if(A2A_WITH_FFTW)
   # a plane wave's spectrum (one bin, N) and the round trip; uneven slabs at P = 3.
   add_executable(fft_library_example ${PROJECT_SOURCE_DIR}/validation/consumer/fft3d.cpp)
   target_link_libraries(fft_library_example PRIVATE a2a::fft MPI::MPI_CXX)
+  # And its C version (validation/consumer/fft3d.c: a2a/fft.h, slabs to x-pencils).
+  add_executable(fft_library_example_c ${PROJECT_SOURCE_DIR}/validation/consumer/fft3d.c)
+  target_link_libraries(fft_library_example_c PRIVATE a2a::fft MPI::MPI_C m)
   foreach(ranks 1 3 4)
     a2a_add_mpi_test(fft.library_example.P${ranks} ${ranks}
                      COMMAND $<TARGET_FILE:fft_library_example> TIMEOUT 120)
+    a2a_add_mpi_test(fft.library_example_c.P${ranks} ${ranks}
+                     COMMAND $<TARGET_FILE:fft_library_example_c> TIMEOUT 120)
+    set_property(TEST fft.library_example_c.P${ranks} APPEND PROPERTY
+                 PASS_REGULAR_EXPRESSION ": passed")
   endforeach()
   a2a_test_executable(test_fft3d)
   # White-box: the library's local-transform ways (columns.hpp, planes.hpp) too.

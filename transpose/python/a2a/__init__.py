@@ -11,10 +11,12 @@ mpi4py communicators and NumPy arrays.
     ex.execute(send, send_counts, send_displs, recv, recv_counts, recv_displs)   # in bytes
     r = a2a.Redistribution(comm, in_box, out_box, np.complex128)      # slabs <-> pencils
     r.execute(x, y)
+    fft = a2a.Fft(comm, (nx, ny, nz), in_box, out_box, kinds=("dct2", "dft", "dft"))
+    spectrum = fft.forward(u)                                         # your boxes, any kinds
 
 Boxes are ((lo0, lo1, lo2), (hi0, hi1, hi2)), half-open, arrays C-ordered over their box.
 
-It is ctypes over the library's C API (a2a/a2a.h, a2a/transpose.h), not a compiled extension:
+It is ctypes over the library's C API (a2a/a2a.h, a2a/transpose.h, a2a/fft.h), not a compiled extension:
 nothing to build per Python version, the C API is the one boundary for C, Fortran and Python
 alike (no C++ exception crosses it), and mpi4py communicators cross it as Fortran handles
 (Comm.py2f(), MPI_Comm_f2c in the library), whatever the MPI's C handle type. The libraries
@@ -31,7 +33,7 @@ import numpy as np
 from . import _config
 
 __all__ = ["Error", "SpecError", "UnsupportedError", "ResourceError", "Plan", "VectorExchange", "Redistribution", "list_algorithms",
-           "model", "block_start"]
+           "model", "block_start", "Fft", "slab_box", "pencil_box"]
 
 
 class Error(RuntimeError):
@@ -55,19 +57,25 @@ class ResourceError(Error):
 
 
 def _load():
-    """liba2a_alltoall.so, then liba2a_transpose.so: from A2A_LIBRARY_DIR, the directories the
-    build or the install recorded (relative to this package), else the system's search path."""
+    """liba2a_alltoall.so, liba2a_transpose.so, then liba2a_fft.so where a2a was built with it:
+    from A2A_LIBRARY_DIR, the directories the build or the install recorded (relative to this
+    package), else the system's search path."""
     here = os.path.dirname(os.path.abspath(__file__))
     dirs = [os.environ.get("A2A_LIBRARY_DIR", "")]
     dirs += [os.path.normpath(os.path.join(here, d)) for d in _config.LIBRARY_DIRS]
     libs = []
-    for name in ["liba2a_alltoall.so", "liba2a_transpose.so"]:
+    for name in ["liba2a_alltoall.so", "liba2a_transpose.so", "liba2a_fft.so"]:
         found = [os.path.join(d, name) for d in dirs if d and os.path.exists(os.path.join(d, name))]
-        libs.append(ctypes.CDLL(found[0] if found else name, mode=ctypes.RTLD_GLOBAL))
+        try:
+            libs.append(ctypes.CDLL(found[0] if found else name, mode=ctypes.RTLD_GLOBAL))
+        except OSError:
+            if name != "liba2a_fft.so":
+                raise
+            libs.append(None)  # a build without FFTW: a2a.Fft says so when used
     return libs
 
 
-_lib, _tlib = _load()
+_lib, _tlib, _flib = _load()
 _size_p = ctypes.POINTER(ctypes.c_size_t)
 
 
@@ -467,3 +475,175 @@ def block_start(n, parts, index):
     if start < 0:
         _check(2)
     return start
+
+
+# The FFT library (a2a/fft.h): BoxFft, data in your boxes with a kind per axis.
+KINDS = ("dft", "dct1", "dct2", "dct3", "dct4", "dst1", "dst2", "dst3", "dst4", "none")
+_SCALINGS = {"none": 0, "full": 1, "symmetric": 2}
+# FFTW's planner flags (fftw3.h).
+_PLANNERS = {"estimate": 1 << 6, "measure": 0, "patient": 1 << 5, "exhaustive": 1 << 3,
+             "wisdom-only": 1 << 21}
+
+
+class _FftOptions(ctypes.Structure):
+    _fields_ = [("n", ctypes.c_int64 * 3), ("in_box", _Box), ("out_box", _Box),
+                ("kinds", ctypes.c_int * 3), ("r2c", _c_int), ("batch", _c_int),
+                ("batch_contiguous", _c_int), ("single_precision", _c_int), ("backend", _cp),
+                ("fftw_flags", ctypes.c_uint), ("external_workspace", _c_int)]
+
+
+if _flib is not None:
+    _fft_create = _declare(_flib, "a2a_fft_create_f", _c_int,
+                           [_c_int, ctypes.POINTER(_FftOptions), ctypes.POINTER(_vp)])
+    _fft_forward = _declare(_flib, "a2a_fft_forward", _c_int, [_vp, _vp, _vp, _c_int, _vp])
+    _fft_backward = _declare(_flib, "a2a_fft_backward", _c_int, [_vp, _vp, _vp, _c_int, _vp])
+    _fft_describe = _declare(_flib, "a2a_fft_describe", _cp, [_vp])
+    _fft_workspace = _declare(_flib, "a2a_fft_workspace_bytes", ctypes.c_size_t, [_vp])
+    _fft_free = _declare(_flib, "a2a_fft_free", _c_int, [ctypes.POINTER(_vp)])
+    _fft_slab = _declare(_flib, "a2a_fft_slab_box", _c_int,
+                         [ctypes.c_int64 * 3, _c_int, _c_int, ctypes.POINTER(_Box)])
+    _fft_pencil = _declare(_flib, "a2a_fft_pencil_box", _c_int,
+                           [ctypes.c_int64 * 3, _c_int, _c_int, _c_int, ctypes.POINTER(_Box)])
+
+
+def _require_fft():
+    if _flib is None:
+        raise Error("a2a was built without FFTW: no liba2a_fft.so, so no a2a.Fft", 4)
+
+
+def _grid(n):
+    try:
+        if len(n) != 3:
+            raise ValueError
+    except TypeError:
+        raise ValueError(f"n must be the grid's three sizes, not {n!r}") from None
+    return [_integer(v, f"n[{d}]", 1) for d, v in enumerate(n)]
+
+
+def _as_box(box):
+    return ((box.lo[0], box.lo[1], box.lo[2]), (box.hi[0], box.hi[1], box.hi[2]))
+
+
+def slab_box(n, procs, rank):
+    """Rank `rank`'s slab of grid n over `procs` ranks (split along axis 0)."""
+    _require_fft()
+    b = _Box()
+    _check(_fft_slab((ctypes.c_int64 * 3)(*_grid(n)), _integer(procs, "procs", 1, 2**31 - 1),
+                     _integer(rank, "rank", 0, 2**31 - 1), ctypes.byref(b)))
+    return _as_box(b)
+
+
+def pencil_box(n, axis, procs, rank):
+    """Rank `rank`'s pencil of grid n, whole along `axis`, on the most square process grid."""
+    _require_fft()
+    b = _Box()
+    _check(_fft_pencil((ctypes.c_int64 * 3)(*_grid(n)), _integer(axis, "axis", 0, 2),
+                       _integer(procs, "procs", 1, 2**31 - 1),
+                       _integer(rank, "rank", 0, 2**31 - 1), ctypes.byref(b)))
+    return _as_box(b)
+
+
+class Fft(_Handle):
+    """A distributed 3D transform of data in your boxes (a2a::fft::BoxFft). Collective: every
+    rank gives the grid n, the box it holds (in_box) and the box it wants back (out_box, over
+    n0 x n1 x (n2 // 2 + 1) with r2c), a kind per axis (KINDS: dft, dct1..dct4, dst1..dst4,
+    none; FFTW's and SciPy's definitions, unnormalized), r2c (real input, axis 2
+    real-to-complex), a batch of fields ("interleaved": shape box + (batch,); "contiguous":
+    (batch,) + box), precision "double" or "float", a backend spec and FFTW's planner.
+
+    forward(a) and backward(a) take C-contiguous arrays of the side's dtype and shape (or flat
+    of its size) and return the other side's, or fill `out`. Errors while planning are the same
+    on every rank."""
+
+    def __init__(self, comm, n, in_box, out_box, kinds=("dft", "dft", "dft"), r2c=False, batch=1,
+                 batch_layout="interleaved", precision="double", backend="auto",
+                 planner="estimate"):
+        _require_fft()
+        super().__init__(_fft_free)
+        c = self._comm = _mpi4py_comm(comm)
+
+        def convert():
+            o = _FftOptions()
+            for d, v in enumerate(_grid(n)):
+                o.n[d] = v
+            o.in_box, o.out_box = _box(in_box, "in_box"), _box(out_box, "out_box")
+            if isinstance(kinds, str) or len(kinds) != 3:
+                raise ValueError(f"kinds must be three of {KINDS}, not {kinds!r}")
+            for d, k in enumerate(kinds):
+                if k not in KINDS:
+                    raise ValueError(f"kinds[{d}] = {k!r} is not one of {KINDS}")
+                o.kinds[d] = KINDS.index(k)
+            o.r2c = 1 if r2c else 0
+            o.batch = _integer(batch, "batch", 1, 2**31 - 1)
+            if batch_layout not in ("interleaved", "contiguous"):
+                raise ValueError(f"batch_layout must be 'interleaved' or 'contiguous', not "
+                                 f"{batch_layout!r}")
+            o.batch_contiguous = 1 if batch_layout == "contiguous" else 0
+            if precision not in ("double", "float"):
+                raise ValueError(f"precision must be 'double' or 'float', not {precision!r}")
+            o.single_precision = 1 if precision == "float" else 0
+            o.backend = _spec(backend)
+            if planner not in _PLANNERS:
+                raise ValueError(f"planner must be one of {tuple(_PLANNERS)}, not {planner!r}")
+            o.fftw_flags = _PLANNERS[planner]
+            return o
+
+        self._options = _agreed(c, convert)
+        _check(_fft_create(c.py2f(), ctypes.byref(self._options), ctypes.byref(self._handle)))
+        any_dft = "dft" in kinds
+        real, cplx = ((np.float32, np.complex64) if precision == "float"
+                      else (np.float64, np.complex128))
+        self.input_dtype = np.dtype(cplx if any_dft and not r2c else real)
+        self.output_dtype = np.dtype(cplx if any_dft else real)
+        self.batch = self._options.batch
+
+        def shape(box):
+            s = _shape(box)
+            if self.batch == 1:
+                return s
+            return s + (self.batch,) if batch_layout == "interleaved" else (self.batch,) + s
+
+        self.input_shape, self.output_shape = shape(in_box), shape(out_box)
+
+    def _run(self, function, a, out, dtype_in, shape_in, dtype_out, shape_out, scaling):
+        def convert():
+            if scaling not in _SCALINGS:
+                raise ValueError(f"scaling must be one of {tuple(_SCALINGS)}, not {scaling!r}")
+            x = np.asarray(a) if not isinstance(a, np.ndarray) else a
+            if x.dtype != dtype_in:
+                raise TypeError(f"the input has dtype {x.dtype}; this transform takes {dtype_in}")
+            if x.size != int(np.prod(shape_in)) or (x.ndim > 1 and x.shape != shape_in):
+                raise ValueError(f"the input has shape {x.shape}; this rank's side is {shape_in}")
+            y = np.empty(shape_out, dtype=dtype_out) if out is None else out
+            if not isinstance(y, np.ndarray) or y.dtype != dtype_out:
+                raise TypeError(f"out must be a NumPy array of dtype {dtype_out}")
+            if y.size != int(np.prod(shape_out)) or (y.ndim > 1 and y.shape != shape_out):
+                raise ValueError(f"out has shape {y.shape}; this rank's side is {shape_out}")
+            return (x, _buffer(x, "the input")[1], y, _buffer(y, "out", writable=True)[1])
+
+        # Agreed (one small allgather per call): a bad array on one rank raises on every rank
+        # instead of leaving the others in the transform's exchanges.
+        x, ap, y, bp = _agreed(self._comm, convert)
+        _check(function(self._handle, ap, bp, _SCALINGS[scaling], None))
+        return y
+
+    def forward(self, a, out=None, scaling="none"):
+        """Collective: the forward transform of a (this rank's input box); returns the output
+        box's array (or fills out)."""
+        return self._run(_fft_forward, a, out, self.input_dtype, self.input_shape,
+                         self.output_dtype, self.output_shape, scaling)
+
+    def backward(self, a, out=None, scaling="full"):
+        """Collective: the inverse kinds from the output box back to the input box, scaled by
+        1/N by default (scaling: "none", "full", "symmetric")."""
+        return self._run(_fft_backward, a, out, self.output_dtype, self.output_shape,
+                         self.input_dtype, self.input_shape, scaling)
+
+    @property
+    def description(self):
+        """The steps of the plan and the backend each reshape chose."""
+        return _fft_describe(self._handle).decode()
+
+    @property
+    def workspace_bytes(self):
+        return int(_fft_workspace(self._handle))
