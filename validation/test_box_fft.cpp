@@ -6,7 +6,8 @@
 // hold empty boxes, assigned to the ranks in a random order), in double and float: the
 // forward transform of this rank's input box against the reference's values in its output box,
 // and the round trip (backward, full scaling) against the input; in place and out of place,
-// interleaved and contiguous batches, the plan's workspace and the caller's, symmetric scaling.
+// interleaved and contiguous batches, the caller's axes in any order on either side (FFTW-MPI's
+// transposed [y][x][z] among them), the plan's workspace and the caller's, symmetric scaling.
 // Then misuse: overlapping boxes, holes, a batch of 0, DCT-I of length 1, r2c along a real
 // kind, options that differ between ranks, arrays of the wrong type: one error on every rank.
 #include <hdf5.h>
@@ -132,29 +133,36 @@ std::vector<Box> random_bricks(const Grid& n, int procs, std::mt19937_64& rng) {
 }
 
 // This rank's part of a global array (values of `parts` doubles, batch fastest), in the
-// layout BoxFft takes: interleaved, or each field's box after the other's.
+// layout BoxFft takes: the box's axes in `order` (slowest first), the batch interleaved or
+// each field's box after the other's.
 template <typename Real>
 std::vector<Real> local_part(const std::vector<double>& global, const Grid& n, const Box& b,
-                             int batch, int parts, bool contiguous) {
+                             int batch, int parts, bool contiguous,
+                             const std::array<int, 3>& order = {0, 1, 2}) {
   std::vector<Real> out(static_cast<std::size_t>(b.count() * batch * parts));
   const auto count = static_cast<std::size_t>(b.count());
-  std::size_t p = 0;
+  std::array<std::size_t, 3> stride{};
+  std::size_t s = 1;
+  for (int k = 2; k >= 0; --k) {
+    const auto axis = static_cast<std::size_t>(order[static_cast<std::size_t>(k)]);
+    stride[axis] = s;
+    s *= static_cast<std::size_t>(b.extent(static_cast<int>(axis)));
+  }
+  const auto B = static_cast<std::size_t>(batch), C = static_cast<std::size_t>(parts);
   for (auto x = b.lo[0]; x < b.hi[0]; ++x)
     for (auto y = b.lo[1]; y < b.hi[1]; ++y)
-      for (auto z = b.lo[2]; z < b.hi[2]; ++z, ++p)
-        for (int f = 0; f < batch; ++f)
-          for (int c = 0; c < parts; ++c) {
+      for (auto z = b.lo[2]; z < b.hi[2]; ++z) {
+        const std::size_t p = static_cast<std::size_t>(x - b.lo[0]) * stride[0] +
+                              static_cast<std::size_t>(y - b.lo[1]) * stride[1] +
+                              static_cast<std::size_t>(z - b.lo[2]) * stride[2];
+        for (std::size_t f = 0; f < B; ++f)
+          for (std::size_t c = 0; c < C; ++c) {
             const auto g =
-                static_cast<std::size_t>((((x * n[1] + y) * n[2] + z) * batch + f) * parts + c);
-            const std::size_t l =
-                contiguous
-                    ? (static_cast<std::size_t>(f) * count + p) * static_cast<std::size_t>(parts) +
-                          static_cast<std::size_t>(c)
-                    : (p * static_cast<std::size_t>(batch) + static_cast<std::size_t>(f)) *
-                              static_cast<std::size_t>(parts) +
-                          static_cast<std::size_t>(c);
+                static_cast<std::size_t>(((x * n[1] + y) * n[2] + z)) * B * C + f * C + c;
+            const std::size_t l = contiguous ? (f * count + p) * C + c : (p * B + f) * C + c;
             out[l] = static_cast<Real>(global[g]);
           }
+      }
   return out;
 }
 
@@ -173,6 +181,7 @@ double relative_error(MPI_Comm comm, const std::vector<Real>& a, const std::vect
 
 struct Variant {
   bool in_place = false, contiguous = false, external = false, symmetric = false;
+  std::array<int, 3> in_order{0, 1, 2}, out_order{0, 1, 2};
 };
 
 template <typename Real>
@@ -191,11 +200,15 @@ void check_case(a2a::test::Harness& h, const Case& c, const std::vector<Box>& in
       v.contiguous ? a2a::fft::BatchLayout::contiguous : a2a::fft::BatchLayout::interleaved;
   o.backend = h.procs() % 2 == 0 ? "pairwise" : "auto";
   o.external_workspace = v.external;
+  o.in_order = v.in_order;
+  o.out_order = v.out_order;
   a2a::fft::BoxFft<Real> fft(h.comm(), o);
   const Grid spectrum = c.r2c ? a2a::fft::r2c_grid(c.n) : c.n;
   const int in_parts = c.complex_in ? 2 : 1, out_parts = c.complex_out ? 2 : 1;
-  const auto input = local_part<Real>(c.input, c.n, o.in, c.batch, in_parts, v.contiguous);
-  auto expected = local_part<Real>(c.forward, spectrum, o.out, c.batch, out_parts, v.contiguous);
+  const auto input =
+      local_part<Real>(c.input, c.n, o.in, c.batch, in_parts, v.contiguous, v.in_order);
+  auto expected =
+      local_part<Real>(c.forward, spectrum, o.out, c.batch, out_parts, v.contiguous, v.out_order);
   const std::size_t in_reals = input.size(), out_reals = expected.size();
   // One array for both sides in place; the caller's workspace where asked.
   std::vector<Real> a(std::max(in_reals, out_reals) + 1), b(out_reals + 1);
@@ -350,6 +363,13 @@ int main(int argc, char** argv) {
         v.contiguous = c.batch > 1 && t != 0;
         v.external = t == 2;
         v.symmetric = t == 2 && trial % 2 == 0;
+        if (t == 1) {  // the caller's axes in another order on each side
+          std::array<int, 3> a{0, 1, 2}, b{0, 1, 2};
+          std::shuffle(a.begin(), a.end(), rng);
+          std::shuffle(b.begin(), b.end(), rng);
+          v.in_order = a;
+          v.out_order = b;
+        }
         const std::string label = c.name + " trial " + std::to_string(t);
         check_case<double>(h, c, in, out, v, label + " double");
         if (t == 0) check_case<float>(h, c, in, out, v, label + " float");
@@ -361,6 +381,15 @@ int main(int argc, char** argv) {
         pencils.push_back(a2a::fft::pencil_box(spectrum, 0, h.procs(), r));
       }
       check_case<double>(h, c, slabs, pencils, {}, c.name + " slabs to x-pencils");
+      // FFTW-MPI's transposed slab layout: the spectrum split along y, stored [y][x][z].
+      std::vector<Box> y_slabs;
+      for (int r = 0; r < h.procs(); ++r) {
+        Box b = a2a::fft::slab_box({spectrum[1], spectrum[0], spectrum[2]}, h.procs(), r);
+        y_slabs.push_back(Box{{b.lo[1], b.lo[0], b.lo[2]}, {b.hi[1], b.hi[0], b.hi[2]}});
+      }
+      Variant transposed;
+      transposed.out_order = {1, 0, 2};
+      check_case<double>(h, c, slabs, y_slabs, transposed, c.name + " FFTW-MPI transposed out");
     }
     check_misuse(h);
     code = h.finish();

@@ -50,7 +50,11 @@ std::string options_text(const BoxOptions& o) {
     s += std::to_string(v) + " ";
   for (Kind k : o.kinds)
     s += std::string(logic::name(k)) + " ";
-  return s + std::to_string(o.r2c) + " " + std::to_string(o.batch) + " " +
+  for (int a : o.in_order)
+    s += std::to_string(a);
+  for (int a : o.out_order)
+    s += std::to_string(a);
+  return s + " " + std::to_string(o.r2c) + " " + std::to_string(o.batch) + " " +
          std::to_string(static_cast<int>(o.batch_layout)) + " " + o.backend + " " +
          std::to_string(o.fftw_flags) + " " + std::to_string(o.external_workspace);
 }
@@ -81,13 +85,18 @@ struct BoxFft<Real>::Impl {
   // One operation of a direction, on the four arrays: the caller's input and output, two work
   // arrays.
   struct Op {
-    enum Type { copy, reshape, transform, scale, interleave, deinterleave } type = copy;
+    enum Type { copy, reshape, transform, scale, to_internal, from_internal } type = copy;
     enum Call { dft, r2r, r2c, c2r } call = dft;
     int src = kCallerIn, dst = kCallerIn;
     Redistribution* exchange = nullptr;
     typename F::plan plan = nullptr;
-    std::size_t bytes = 0;  // copy: all; scale: reals; (de)interleave: one field's
-    std::size_t unit = 0;   // (de)interleave: one value's bytes (Real or Complex)
+    std::size_t bytes = 0;  // copy: all; scale: reals
+    // to_internal / from_internal: between the caller's layout (axes in `order`, the batch
+    // interleaved or contiguous) and the plan's own (row-major, the batch fastest).
+    std::size_t unit = 0;  // one value's bytes (Real or Complex)
+    Box box;
+    std::array<int, 3> order{0, 1, 2};
+    bool contiguous = false;
   };
   // Where the data is while the operations are built: its array, this rank's box, its type.
   struct Where {
@@ -178,22 +187,30 @@ struct BoxFft<Real>::Impl {
     std::vector<Op> ops;
     const auto& steps = plan.steps;
     const bool contiguous = o.batch > 1 && o.batch_layout == BatchLayout::contiguous;
+    const std::array<int, 3> start_order = forward ? o.in_order : o.out_order;
+    const std::array<int, 3> end_order = forward ? o.out_order : o.in_order;
+    // Where the caller's layout is not the plan's: converted on the way in and out.
+    const bool relayout_start = contiguous || start_order != std::array<int, 3>{0, 1, 2};
+    const bool relayout_end = contiguous || end_order != std::array<int, 3>{0, 1, 2};
     std::byte* arrays[4] = {nullptr, nullptr, a, b};
     Where at{kCallerIn, mine(forward ? in_boxes : out_boxes), forward ? !complex_in : !complex_out};
     const Where end{kCallerOut, mine(forward ? out_boxes : in_boxes),
                     forward ? !complex_out : !complex_in};
     auto other_work = [&] { return at.array == kWorkA ? kWorkB : kWorkA; };
-    auto move = [&](typename Op::Type type, const Where& to) {
+    auto move = [&](typename Op::Type type, const Where& to, const std::array<int, 3>& order) {
       Op op;
       op.type = type;
       op.src = at.array;
       op.dst = to.array;
       op.unit = to.real ? sizeof(Real) : sizeof(Complex);
-      op.bytes = bytes_of(to) / (contiguous ? static_cast<std::size_t>(o.batch) : 1);
+      op.bytes = bytes_of(to);
+      op.box = to.box;
+      op.order = order;
+      op.contiguous = contiguous;
       ops.push_back(op);
       at = to;
     };
-    if (contiguous) move(Op::interleave, {kWorkA, at.box, at.real});
+    if (relayout_start) move(Op::to_internal, {kWorkA, at.box, at.real}, start_order);
     std::size_t scale_at = 0;
     Where scaled;
     for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -208,12 +225,12 @@ struct BoxFft<Real>::Impl {
         op.type = Op::reshape;
         op.exchange = exchanges.back().get();
         op.src = at.array;
-        op.dst = i + 1 == steps.size() && !contiguous ? kCallerOut : other_work();
+        op.dst = i + 1 == steps.size() && !relayout_end ? kCallerOut : other_work();
         ops.push_back(op);
         at = {op.dst, to, step.real};
         continue;
       }
-      if (at.array == kCallerIn) move(Op::copy, {kWorkA, at.box, at.real});
+      if (at.array == kCallerIn) move(Op::copy, {kWorkA, at.box, at.real}, {0, 1, 2});
       Op op;
       op.type = Op::transform;
       op.src = op.dst = at.array;
@@ -241,7 +258,7 @@ struct BoxFft<Real>::Impl {
       scale.bytes = bytes_of(scaled) / sizeof(Real);
       ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(scale_at), scale);
     }
-    if (at.array != kCallerOut) move(contiguous ? Op::deinterleave : Op::copy, end);
+    if (at.array != kCallerOut) move(relayout_end ? Op::from_internal : Op::copy, end, end_order);
     return ops;
   }
 
@@ -250,8 +267,9 @@ struct BoxFft<Real>::Impl {
     std::byte* a = reinterpret_cast<std::byte*>(work.data());
     if (o.external_workspace) {
       if (workspace == nullptr) {
-        throw Error("a2a::fft::BoxFft: the plan takes the caller's workspace "
-                    "(workspace_bytes()): none given");
+        throw Error(
+            "a2a::fft::BoxFft: the plan takes the caller's workspace "
+            "(workspace_bytes()): none given");
       }
       if (F::alignment_of(workspace) != F::alignment_of(work.data())) {
         throw Error(
@@ -287,22 +305,52 @@ struct BoxFft<Real>::Impl {
               r[i] *= f;
           }
           break;
-        case Op::interleave:
-        case Op::deinterleave: {
-          // [field][point] <-> [point][field], one value at a time.
-          const std::size_t points = op.bytes / op.unit;
-          for (std::size_t f = 0; f < batch; ++f) {
-            for (std::size_t p = 0; p < points; ++p) {
-              const std::size_t apart = (f * points + p) * op.unit;
-              const std::size_t mixed = (p * batch + f) * op.unit;
-              if (op.type == Op::interleave) {
-                std::memcpy(dst + mixed, src + apart, op.unit);
-              } else {
-                std::memcpy(dst + apart, src + mixed, op.unit);
-              }
-            }
-          }
+        case Op::to_internal:
+        case Op::from_internal:
+          relayout(op, src, dst, batch);
           break;
+      }
+    }
+  }
+
+  // Between the caller's layout and the plan's (row-major over the box, the batch fastest):
+  // the caller's axes in op.order (slowest first), its batch interleaved or contiguous. Runs of
+  // the fastest axis are copied whole where both layouts keep it fastest (FFTW-MPI's
+  // transposed [y][x][z], for one).
+  static void relayout(const Op& op, const std::byte* src, std::byte* dst, std::size_t batch) {
+    std::array<std::size_t, 3> e{};
+    for (std::size_t d = 0; d < 3; ++d)
+      e[d] = static_cast<std::size_t>(op.box.extent(static_cast<int>(d)));
+    const std::size_t points = e[0] * e[1] * e[2];
+    if (points == 0) return;
+    // The caller's stride of each axis, in points.
+    std::array<std::size_t, 3> stride{};
+    std::size_t s = 1;
+    for (int k = 2; k >= 0; --k) {
+      const auto axis = static_cast<std::size_t>(op.order[static_cast<std::size_t>(k)]);
+      stride[axis] = s;
+      s *= e[axis];
+    }
+    const bool into = op.type == Op::to_internal;
+    const std::size_t u = op.unit;
+    const bool runs = op.order[2] == 2 && !op.contiguous;  // z fastest on both sides
+    for (std::size_t i0 = 0; i0 < e[0]; ++i0) {
+      for (std::size_t i1 = 0; i1 < e[1]; ++i1) {
+        const std::size_t internal = (i0 * e[1] + i1) * e[2];
+        const std::size_t caller = i0 * stride[0] + i1 * stride[1];
+        if (runs) {
+          const std::size_t bytes = e[2] * batch * u;
+          std::memcpy(dst + (into ? internal : caller) * batch * u,
+                      src + (into ? caller : internal) * batch * u, bytes);
+          continue;
+        }
+        for (std::size_t i2 = 0; i2 < e[2]; ++i2) {
+          const std::size_t p = caller + i2 * stride[2];
+          for (std::size_t f = 0; f < batch; ++f) {
+            const std::size_t mine_at = ((internal + i2) * batch + f) * u;
+            const std::size_t theirs = (op.contiguous ? f * points + p : p * batch + f) * u;
+            std::memcpy(dst + (into ? mine_at : theirs), src + (into ? theirs : mine_at), u);
+          }
         }
       }
     }
@@ -346,6 +394,14 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
   std::string problem = logic::kinds_problem(options.n, options.kinds, options.r2c);
   if (problem.empty() && options.batch < 1) {
     problem = "a2a::fft: batch " + std::to_string(options.batch) + ": must be at least 1";
+  }
+  for (const auto& [order, side] :
+       {std::pair{options.in_order, "in_order"}, std::pair{options.out_order, "out_order"}}) {
+    auto sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    if (problem.empty() && sorted != std::array<int, 3>{0, 1, 2}) {
+      problem = std::string("a2a::fft: ") + side + " must be a permutation of 0, 1, 2";
+    }
   }
   const logic::Grid spectrum = options.r2c ? r2c_grid(options.n) : options.n;
   if (problem.empty()) problem = logic::tiling_problem(m.in_boxes, options.n, "input");

@@ -47,6 +47,10 @@ struct BoxOptions {
   // This rank's boxes, row-major (axis 2 fastest), over the grid: `in` of the input (for r2c
   // the real grid), `out` of the output (for r2c the spectrum's grid, n2/2 + 1 along axis 2).
   Box in, out;
+  // The order of the axes in the caller's arrays, slowest first: {0, 1, 2} is row-major over
+  // the box ([x][y][z]); {1, 0, 2} is [y][x][z], FFTW-MPI's FFTW_MPI_TRANSPOSED_OUT layout of a
+  // slab's spectrum (out boxes split along y). Any permutation, on either side.
+  std::array<int, 3> in_order{0, 1, 2}, out_order{0, 1, 2};
   std::array<Kind, 3> kinds{Kind::dft, Kind::dft, Kind::dft};
   // Real input: forward is real-to-complex along axis 2 (which must be a DFT axis), backward
   // complex-to-real. Without it, the data is complex where any axis is a DFT, else real.
