@@ -47,6 +47,10 @@ std::string convert(const a2a_fft_options& c, a2a::fft::BoxOptions& o) {
     }
     o.kinds[d] = static_cast<a2a::fft::Kind>(c.kinds[d]);
   }
+  for (std::size_t d = 0; d < 3; ++d) {
+    o.in_order[d] = c.in_order[d];
+    o.out_order[d] = c.out_order[d];
+  }
   o.in = box_of(c.in);
   o.out = box_of(c.out);
   o.r2c = c.r2c != 0;
@@ -116,6 +120,8 @@ void a2a_fft_options_default(a2a_fft_options* o) {
   if (o == nullptr) return;
   *o = a2a_fft_options{};
   o->kinds[0] = o->kinds[1] = o->kinds[2] = A2A_FFT_DFT;
+  for (int d = 0; d < 3; ++d)
+    o->in_order[d] = o->out_order[d] = d;
   o->batch = 1;
   o->backend = "auto";
   o->fftw_flags = FFTW_ESTIMATE;

@@ -487,6 +487,7 @@ _PLANNERS = {"estimate": 1 << 6, "measure": 0, "patient": 1 << 5, "exhaustive": 
 
 class _FftOptions(ctypes.Structure):
     _fields_ = [("n", ctypes.c_int64 * 3), ("in_box", _Box), ("out_box", _Box),
+                ("in_order", ctypes.c_int * 3), ("out_order", ctypes.c_int * 3),
                 ("kinds", ctypes.c_int * 3), ("r2c", _c_int), ("batch", _c_int),
                 ("batch_contiguous", _c_int), ("single_precision", _c_int), ("backend", _cp),
                 ("fftw_flags", ctypes.c_uint), ("external_workspace", _c_int)]
@@ -549,7 +550,9 @@ class Fft(_Handle):
     n0 x n1 x (n2 // 2 + 1) with r2c), a kind per axis (KINDS: dft, dct1..dct4, dst1..dst4,
     none; FFTW's and SciPy's definitions, unnormalized), r2c (real input, axis 2
     real-to-complex), a batch of fields ("interleaved": shape box + (batch,); "contiguous":
-    (batch,) + box), precision "double" or "float", a backend spec and FFTW's planner.
+    (batch,) + box), precision "double" or "float", a backend spec, FFTW's planner, and the
+    order of each side's axes in memory (in_order, out_order, slowest first: (1, 0, 2) is
+    [y][x][z], FFTW-MPI's transposed layout; the array's shape follows it).
 
     forward(a) and backward(a) take C-contiguous arrays of the side's dtype and shape (or flat
     of its size) and return the other side's, or fill `out`. Errors while planning are the same
@@ -557,7 +560,7 @@ class Fft(_Handle):
 
     def __init__(self, comm, n, in_box, out_box, kinds=("dft", "dft", "dft"), r2c=False, batch=1,
                  batch_layout="interleaved", precision="double", backend="auto",
-                 planner="estimate"):
+                 planner="estimate", in_order=(0, 1, 2), out_order=(0, 1, 2)):
         _require_fft()
         super().__init__(_fft_free)
         c = self._comm = _mpi4py_comm(comm)
@@ -567,6 +570,12 @@ class Fft(_Handle):
             for d, v in enumerate(_grid(n)):
                 o.n[d] = v
             o.in_box, o.out_box = _box(in_box, "in_box"), _box(out_box, "out_box")
+            for name, order, field in (("in_order", in_order, o.in_order),
+                                       ("out_order", out_order, o.out_order)):
+                if sorted(int(a) for a in order) != [0, 1, 2]:
+                    raise ValueError(f"{name} must be a permutation of (0, 1, 2), not {order!r}")
+                for d in range(3):
+                    field[d] = int(order[d])
             if isinstance(kinds, str) or len(kinds) != 3:
                 raise ValueError(f"kinds must be three of {KINDS}, not {kinds!r}")
             for d, k in enumerate(kinds):
@@ -597,13 +606,14 @@ class Fft(_Handle):
         self.output_dtype = np.dtype(cplx if any_dft else real)
         self.batch = self._options.batch
 
-        def shape(box):
-            s = _shape(box)
+        def shape(box, order):
+            s = tuple(_shape(box)[a] for a in order)
             if self.batch == 1:
                 return s
             return s + (self.batch,) if batch_layout == "interleaved" else (self.batch,) + s
 
-        self.input_shape, self.output_shape = shape(in_box), shape(out_box)
+        self.input_shape = shape(in_box, in_order)
+        self.output_shape = shape(out_box, out_order)
 
     def _run(self, function, a, out, dtype_in, shape_in, dtype_out, shape_out, scaling):
         def convert():

@@ -46,8 +46,11 @@ enum {
 enum { A2A_FFT_SCALE_NONE = 0, A2A_FFT_SCALE_FULL = 1, A2A_FFT_SCALE_SYMMETRIC = 2 };
 
 typedef struct a2a_fft_options {
-  int64_t n[3];           /* the global (real) grid */
-  a2a_box in, out;        /* this rank's boxes (r2c: out over n0 x n1 x (n2/2 + 1)) */
+  int64_t n[3];    /* the global (real) grid */
+  a2a_box in, out; /* this rank's boxes (r2c: out over n0 x n1 x (n2/2 + 1)) */
+  /* The arrays' axes, slowest first: {0,1,2} row-major over the box; {1,0,2} is [y][x][z],
+   * FFTW_MPI_TRANSPOSED_OUT's layout. */
+  int in_order[3], out_order[3];
   int kinds[3];           /* A2A_FFT_DFT ... A2A_FFT_NONE per axis */
   int r2c;                /* real input, axis 2 real-to-complex */
   int batch;              /* fields per plan, >= 1 */
@@ -60,7 +63,8 @@ typedef struct a2a_fft_options {
 
 typedef struct a2a_fft_s* a2a_fft;
 
-/* Defaults: three DFT axes, batch 1, interleaved, double, "auto", FFTW_ESTIMATE, boxes empty. */
+/* Defaults: three DFT axes, row-major arrays, batch 1, interleaved, double, "auto",
+ * FFTW_ESTIMATE, boxes empty. */
 void a2a_fft_options_default(a2a_fft_options* o);
 /* Collective over comm. */
 int a2a_fft_create(MPI_Comm comm, const a2a_fft_options* o, a2a_fft* fft);
