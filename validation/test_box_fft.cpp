@@ -384,8 +384,7 @@ int main(int argc, char** argv) {
       // FFTW-MPI's transposed slab layout: the spectrum split along y, stored [y][x][z].
       std::vector<Box> y_slabs;
       for (int r = 0; r < h.procs(); ++r) {
-        Box b = a2a::fft::slab_box({spectrum[1], spectrum[0], spectrum[2]}, h.procs(), r);
-        y_slabs.push_back(Box{{b.lo[1], b.lo[0], b.lo[2]}, {b.hi[1], b.hi[0], b.hi[2]}});
+        y_slabs.push_back(a2a::fft::slab_box(spectrum, h.procs(), r, 1));
       }
       Variant transposed;
       transposed.out_order = {1, 0, 2};

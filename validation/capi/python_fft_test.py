@@ -92,8 +92,7 @@ for n, kinds, r2c, batch in cases:
 # FFTW-MPI's transposed layout: slabs in, the spectrum split along y and stored [y][x][z].
 n = (6, 8, 5)
 data = rng.standard_normal(n) + 1j * rng.standard_normal(n)
-lo, hi = a2a.slab_box((n[1], n[0], n[2]), P, me)
-y_slab = ((lo[1], lo[0], lo[2]), (hi[1], hi[0], hi[2]))
+y_slab = a2a.slab_box(n, P, me, axis=1)
 fft = a2a.Fft(comm, n, a2a.slab_box(n, P, me), y_slab, out_order=(1, 0, 2))
 y = fft.forward(part(data[..., None], a2a.slab_box(n, P, me), "interleaved")[..., 0])
 want = np.transpose(part(np.fft.fftn(data)[..., None], y_slab, "interleaved")[..., 0], (1, 0, 2))

@@ -1,5 +1,7 @@
 #include "box_plan.hpp"
 
+#include "a2a/error.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -18,11 +20,15 @@ std::array<std::int64_t, 3> r2c_grid(const std::array<std::int64_t, 3>& n) {
   return {n[0], n[1], n[2] / 2 + 1};
 }
 
-Box slab_box(const std::array<std::int64_t, 3>& n, int procs, int rank) {
-  return Box{{block_start(n[0], procs, rank), 0, 0},
-             {block_start(n[0], procs, rank + 1), n[1], n[2]}};
+Box slab_box(const std::array<std::int64_t, 3>& n, int procs, int rank, int axis) {
+  if (axis < 0 || axis > 2)
+    throw Error("a2a::fft::slab_box: axis " + std::to_string(axis) + " is not 0, 1 or 2");
+  const auto a = static_cast<std::size_t>(axis);
+  Box b{{0, 0, 0}, n};
+  b.lo[a] = block_start(n[a], procs, rank);
+  b.hi[a] = block_start(n[a], procs, rank + 1);
+  return b;
 }
-
 Box pencil_box(const std::array<std::int64_t, 3>& n, int axis, int procs, int rank) {
   const auto [p1, p2] = process_grid(procs);
   const int lower = axis == 0 ? 1 : 0, upper = axis == 2 ? 1 : 2;

@@ -201,6 +201,15 @@ int a2a_fft_slab_box(const int64_t n[3], int procs, int rank, a2a_box* box) {
   });
 }
 
+int a2a_fft_slab_box_along(const int64_t n[3], int axis, int procs, int rank, a2a_box* box) {
+  return a2a::c_api::guarded([&] {
+    if (n == nullptr || box == nullptr) {
+      throw a2a::Error("a2a_fft_slab_box_along: n or box is NULL");
+    }
+    *box = c_box(a2a::fft::slab_box({n[0], n[1], n[2]}, procs, rank, axis));
+  });
+}
+
 int a2a_fft_pencil_box(const int64_t n[3], int axis, int procs, int rank, a2a_box* box) {
   return a2a::c_api::guarded([&] {
     if (n == nullptr || box == nullptr) throw a2a::Error("a2a_fft_pencil_box: n or box is NULL");

@@ -501,8 +501,8 @@ if _flib is not None:
     _fft_describe = _declare(_flib, "a2a_fft_describe", _cp, [_vp])
     _fft_workspace = _declare(_flib, "a2a_fft_workspace_bytes", ctypes.c_size_t, [_vp])
     _fft_free = _declare(_flib, "a2a_fft_free", _c_int, [ctypes.POINTER(_vp)])
-    _fft_slab = _declare(_flib, "a2a_fft_slab_box", _c_int,
-                         [ctypes.c_int64 * 3, _c_int, _c_int, ctypes.POINTER(_Box)])
+    _fft_slab = _declare(_flib, "a2a_fft_slab_box_along", _c_int,
+                         [ctypes.c_int64 * 3, _c_int, _c_int, _c_int, ctypes.POINTER(_Box)])
     _fft_pencil = _declare(_flib, "a2a_fft_pencil_box", _c_int,
                            [ctypes.c_int64 * 3, _c_int, _c_int, _c_int, ctypes.POINTER(_Box)])
 
@@ -525,11 +525,13 @@ def _as_box(box):
     return ((box.lo[0], box.lo[1], box.lo[2]), (box.hi[0], box.hi[1], box.hi[2]))
 
 
-def slab_box(n, procs, rank):
-    """Rank `rank`'s slab of grid n over `procs` ranks (split along axis 0)."""
+def slab_box(n, procs, rank, axis=0):
+    """Rank `rank`'s slab of grid n over `procs` ranks, split along `axis` (1: the y-slabs of
+    FFTW-MPI's transposed spectrum)."""
     _require_fft()
     b = _Box()
-    _check(_fft_slab((ctypes.c_int64 * 3)(*_grid(n)), _integer(procs, "procs", 1, 2**31 - 1),
+    _check(_fft_slab((ctypes.c_int64 * 3)(*_grid(n)), _integer(axis, "axis", 0, 2),
+                     _integer(procs, "procs", 1, 2**31 - 1),
                      _integer(rank, "rank", 0, 2**31 - 1), ctypes.byref(b)))
     return _as_box(b)
 

@@ -89,6 +89,8 @@ int a2a_fft_free(a2a_fft* fft);
 /* Box proposals for rank `rank` of `procs`: slabs (split along axis 0), pencils whole along
  * `axis` on the most square process grid. */
 int a2a_fft_slab_box(const int64_t n[3], int procs, int rank, a2a_box* box);
+/* Slabs split along `axis` (1: the y-slabs of FFTW_MPI_TRANSPOSED_OUT's spectrum). */
+int a2a_fft_slab_box_along(const int64_t n[3], int axis, int procs, int rank, a2a_box* box);
 int a2a_fft_pencil_box(const int64_t n[3], int axis, int procs, int rank, a2a_box* box);
 
 #ifdef __cplusplus

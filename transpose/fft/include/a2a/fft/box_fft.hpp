@@ -64,10 +64,12 @@ struct BoxOptions {
   bool external_workspace = false;
 };
 
-// Proposals for the boxes of rank `rank` of `procs`: slabs (split along axis 0; whole along 1
-// and 2), and pencils whole along `axis`, the two other axes split on the most square P1 x P2
-// process grid (P1 over the lower axis). Some ranks get empty boxes where P exceeds an extent.
-Box slab_box(const std::array<std::int64_t, 3>& n, int procs, int rank);
+// Proposals for the boxes of rank `rank` of `procs`: slabs (split along `axis`, whole along the
+// others: axis 1 gives FFTW-MPI's transposed spectrum its y-slabs), and pencils whole along
+// `axis`, the two other axes split on the most square P1 x P2 process grid (P1 over the lower
+// axis). Balanced splits (a2a::block_start); some ranks get empty boxes where P exceeds an
+// extent.
+Box slab_box(const std::array<std::int64_t, 3>& n, int procs, int rank, int axis = 0);
 Box pencil_box(const std::array<std::int64_t, 3>& n, int axis, int procs, int rank);
 // The most square P1 x P2 = procs, P1 <= P2.
 std::array<int, 2> process_grid(int procs);
