@@ -59,6 +59,17 @@ if(TARGET a2a_fortran AND TARGET MPI::MPI_Fortran)
     a2a_backend_tests(capi.fortran_pencil_fft PAIRS 1:auto 2:pairwise 3:sloav 4:tra_v
                       COMMAND $<TARGET_FILE:capi_pencil_fft>)
   endif()
+  # docs/fft.md's Fortran program (validation/consumer/fft3d.f90: `use a2a_fft`).
+  if(TARGET a2a_fft)
+    add_executable(fft_library_example_fortran ${PROJECT_SOURCE_DIR}/validation/consumer/fft3d.f90)
+    target_link_libraries(fft_library_example_fortran PRIVATE a2a::fortran MPI::MPI_Fortran)
+    foreach(ranks 1 3 4)
+      a2a_add_mpi_test(fft.library_example_fortran.P${ranks} ${ranks}
+                       COMMAND $<TARGET_FILE:fft_library_example_fortran> TIMEOUT 120)
+      set_property(TEST fft.library_example_fortran.P${ranks} APPEND PROPERTY
+                   PASS_REGULAR_EXPRESSION ": passed")
+    endforeach()
+  endif()
 endif()
 # The complete examples shown in docs/c.md, fortran.md and python.md are these programs.
 if(A2A_PYTHON3)
