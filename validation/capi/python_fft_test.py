@@ -100,6 +100,21 @@ expect(y.shape == want.shape and np.abs(y - want).max(initial=0) < 1e-10,
        "out_order (1, 0, 2): FFTW-MPI's transposed layout")
 fft.close()
 
+# r2c in place in FFTW's padded rows: one array, the spectrum over the real input.
+n = (6, 5, 8)
+data = rng.standard_normal(n)
+slab = a2a.slab_box(n, P, me)
+fft = a2a.Fft(comm, n, slab, slab[:1] + ((slab[1][0], slab[1][1], 5),), r2c=True,
+              r2c_padded=True)
+x = np.zeros(fft.input_shape)
+x[..., :8] = part(data[..., None], slab, "interleaved")[..., 0]
+y = fft.forward(x, out=x.view(np.complex128).reshape(fft.output_shape))
+want = part(np.fft.rfftn(data)[..., None], fft_box := (slab[0], (slab[1][0], slab[1][1], 5)),
+            "interleaved")[..., 0]
+expect(np.abs(y - want).max(initial=0) < 1e-10 and np.shares_memory(x, y),
+       "r2c in place in padded rows")
+fft.close()
+
 
 def same_error(what, make, cls, needle):
     """make() raises cls on every rank, with a message naming `needle`, the same everywhere."""

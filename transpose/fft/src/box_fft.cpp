@@ -56,7 +56,8 @@ std::string options_text(const BoxOptions& o) {
     s += std::to_string(a);
   return s + " " + std::to_string(o.r2c) + " " + std::to_string(o.batch) + " " +
          std::to_string(static_cast<int>(o.batch_layout)) + " " + o.backend + " " +
-         std::to_string(o.fftw_flags) + " " + std::to_string(o.external_workspace);
+         std::to_string(o.fftw_flags) + " " + std::to_string(o.external_workspace) +
+         std::to_string(o.r2c_padded);
 }
 
 // Every rank's box, gathered (collective).
@@ -97,6 +98,7 @@ struct BoxFft<Real>::Impl {
     Box box;
     std::array<int, 3> order{0, 1, 2};
     bool contiguous = false;
+    std::size_t padded_row = 0;  // the caller's points per row along axis 2 (r2c in place)
   };
   // Where the data is while the operations are built: its array, this rank's box, its type.
   struct Where {
@@ -190,8 +192,12 @@ struct BoxFft<Real>::Impl {
     const std::array<int, 3> start_order = forward ? o.in_order : o.out_order;
     const std::array<int, 3> end_order = forward ? o.out_order : o.in_order;
     // Where the caller's layout is not the plan's: converted on the way in and out.
-    const bool relayout_start = contiguous || start_order != std::array<int, 3>{0, 1, 2};
-    const bool relayout_end = contiguous || end_order != std::array<int, 3>{0, 1, 2};
+    // FFTW's padded rows of an in-place r2c: on the real side (forward's start, backward's end).
+    const std::size_t padded = o.r2c_padded ? static_cast<std::size_t>(2 * (o.n[2] / 2 + 1)) : 0;
+    const bool relayout_start =
+        contiguous || start_order != std::array<int, 3>{0, 1, 2} || (forward && padded > 0);
+    const bool relayout_end =
+        contiguous || end_order != std::array<int, 3>{0, 1, 2} || (!forward && padded > 0);
     std::byte* arrays[4] = {nullptr, nullptr, a, b};
     Where at{kCallerIn, mine(forward ? in_boxes : out_boxes), forward ? !complex_in : !complex_out};
     const Where end{kCallerOut, mine(forward ? out_boxes : in_boxes),
@@ -206,6 +212,7 @@ struct BoxFft<Real>::Impl {
       op.bytes = bytes_of(to);
       op.box = to.box;
       op.order = order;
+      op.padded_row = (type == Op::to_internal) == forward ? padded : 0;
       op.contiguous = contiguous;
       ops.push_back(op);
       at = to;
@@ -329,7 +336,7 @@ struct BoxFft<Real>::Impl {
     for (int k = 2; k >= 0; --k) {
       const auto axis = static_cast<std::size_t>(op.order[static_cast<std::size_t>(k)]);
       stride[axis] = s;
-      s *= e[axis];
+      s *= axis == 2 && op.padded_row > 0 ? op.padded_row : e[axis];
     }
     const bool into = op.type == Op::to_internal;
     const std::size_t u = op.unit;
@@ -394,6 +401,20 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
   std::string problem = logic::kinds_problem(options.n, options.kinds, options.r2c);
   if (problem.empty() && options.batch < 1) {
     problem = "a2a::fft: batch " + std::to_string(options.batch) + ": must be at least 1";
+  }
+  if (problem.empty() && options.r2c_padded) {
+    const bool whole_z =
+        options.in.empty() || (options.in.lo[2] == 0 && options.in.hi[2] == options.n[2]);
+    if (!options.r2c) {
+      problem = "a2a::fft: r2c_padded needs r2c";
+    } else if (!whole_z) {
+      problem = "a2a::fft: r2c_padded needs input boxes whole along axis 2 (FFTW's padded rows)";
+    } else if (options.in_order != std::array<int, 3>{0, 1, 2} ||
+               (options.batch > 1 && options.batch_layout == BatchLayout::contiguous)) {
+      problem =
+          "a2a::fft: r2c_padded needs row-major input (in_order 0, 1, 2) and an "
+          "interleaved batch";
+    }
   }
   for (const auto& [order, side] :
        {std::pair{options.in_order, "in_order"}, std::pair{options.out_order, "out_order"}}) {
@@ -470,7 +491,12 @@ const Box& BoxFft<Real>::output_box() const {
 }
 template <typename Real>
 std::size_t BoxFft<Real>::input_elements() const {
-  return static_cast<std::size_t>(impl_->o.in.count()) * static_cast<std::size_t>(impl_->o.batch);
+  const BoxOptions& o = impl_->o;
+  const auto batch = static_cast<std::size_t>(o.batch);
+  if (o.r2c_padded && !o.in.empty()) {  // rows of 2 (n2/2 + 1) reals
+    return static_cast<std::size_t>(o.in.extent(0) * o.in.extent(1) * 2 * (o.n[2] / 2 + 1)) * batch;
+  }
+  return static_cast<std::size_t>(o.in.count()) * batch;
 }
 template <typename Real>
 std::size_t BoxFft<Real>::output_elements() const {

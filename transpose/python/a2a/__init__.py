@@ -490,7 +490,8 @@ class _FftOptions(ctypes.Structure):
                 ("in_order", ctypes.c_int * 3), ("out_order", ctypes.c_int * 3),
                 ("kinds", ctypes.c_int * 3), ("r2c", _c_int), ("batch", _c_int),
                 ("batch_contiguous", _c_int), ("single_precision", _c_int), ("backend", _cp),
-                ("fftw_flags", ctypes.c_uint), ("external_workspace", _c_int)]
+                ("fftw_flags", ctypes.c_uint), ("external_workspace", _c_int),
+                ("r2c_padded", _c_int)]
 
 
 if _flib is not None:
@@ -554,7 +555,8 @@ class Fft(_Handle):
     real-to-complex), a batch of fields ("interleaved": shape box + (batch,); "contiguous":
     (batch,) + box), precision "double" or "float", a backend spec, FFTW's planner, and the
     order of each side's axes in memory (in_order, out_order, slowest first: (1, 0, 2) is
-    [y][x][z], FFTW-MPI's transposed layout; the array's shape follows it).
+    [y][x][z], FFTW-MPI's transposed layout; the array's shape follows it); r2c_padded: the
+    real input in FFTW's padded rows (2 (n2 // 2 + 1) along axis 2), for an r2c in place.
 
     forward(a) and backward(a) take C-contiguous arrays of the side's dtype and shape (or flat
     of its size) and return the other side's, or fill `out`. Errors while planning are the same
@@ -562,7 +564,8 @@ class Fft(_Handle):
 
     def __init__(self, comm, n, in_box, out_box, kinds=("dft", "dft", "dft"), r2c=False, batch=1,
                  batch_layout="interleaved", precision="double", backend="auto",
-                 planner="estimate", in_order=(0, 1, 2), out_order=(0, 1, 2)):
+                 planner="estimate", in_order=(0, 1, 2), out_order=(0, 1, 2),
+                 r2c_padded=False):
         _require_fft()
         super().__init__(_fft_free)
         c = self._comm = _mpi4py_comm(comm)
@@ -585,6 +588,7 @@ class Fft(_Handle):
                     raise ValueError(f"kinds[{d}] = {k!r} is not one of {KINDS}")
                 o.kinds[d] = KINDS.index(k)
             o.r2c = 1 if r2c else 0
+            o.r2c_padded = 1 if r2c_padded else 0
             o.batch = _integer(batch, "batch", 1, 2**31 - 1)
             if batch_layout not in ("interleaved", "contiguous"):
                 raise ValueError(f"batch_layout must be 'interleaved' or 'contiguous', not "
@@ -608,13 +612,16 @@ class Fft(_Handle):
         self.output_dtype = np.dtype(cplx if any_dft else real)
         self.batch = self._options.batch
 
-        def shape(box, order):
-            s = tuple(_shape(box)[a] for a in order)
+        def shape(box, order, padded=False):
+            s = _shape(box)
+            if padded and _count(box):  # FFTW's padded rows along axis 2
+                s = (s[0], s[1], 2 * (int(n[2]) // 2 + 1))
+            s = tuple(s[a] for a in order)
             if self.batch == 1:
                 return s
             return s + (self.batch,) if batch_layout == "interleaved" else (self.batch,) + s
 
-        self.input_shape = shape(in_box, in_order)
+        self.input_shape = shape(in_box, in_order, r2c_padded)
         self.output_shape = shape(out_box, out_order)
 
     def _run(self, function, a, out, dtype_in, shape_in, dtype_out, shape_out, scaling):

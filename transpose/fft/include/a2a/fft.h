@@ -59,6 +59,7 @@ typedef struct a2a_fft_options {
   const char* backend;    /* every reshape's exchange (NULL: "auto") */
   unsigned fftw_flags;    /* FFTW_ESTIMATE (0x40), FFTW_MEASURE (0), ... */
   int external_workspace; /* 1: the caller passes a2a_fft_workspace_bytes() each call */
+  int r2c_padded; /* r2c in place in FFTW's padded rows: 2 (n2/2 + 1) reals per row along axis 2 */
 } a2a_fft_options;
 
 typedef struct a2a_fft_s* a2a_fft;

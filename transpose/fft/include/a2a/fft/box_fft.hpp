@@ -55,6 +55,10 @@ struct BoxOptions {
   // Real input: forward is real-to-complex along axis 2 (which must be a DFT axis), backward
   // complex-to-real. Without it, the data is complex where any axis is a DFT, else real.
   bool r2c = false;
+  // r2c in FFTW's padded layout: the real input's rows along axis 2 hold 2 (n2/2 + 1) reals
+  // (the last one or two unused), so that the spectrum fits the same array in place, as
+  // FFTW's and FFTW-MPI's in-place r2c. Needs input boxes whole along axis 2.
+  bool r2c_padded = false;
   int batch = 1;
   BatchLayout batch_layout = BatchLayout::interleaved;
   std::string backend = "auto";  // every reshape's exchange: any spec of `a2a list`
@@ -90,8 +94,9 @@ class BoxFft {
 
   const Box& input_box() const;
   const Box& output_box() const;
-  // Elements (Real or Complex, times the batch) of this rank's input and output arrays; an
-  // in-place call (in == out) needs the larger of the two in bytes.
+  // Elements (Real or Complex, times the batch) of this rank's input and output arrays (with
+  // r2c_padded, the input's padded rows); an in-place call (in == out) needs the larger of the
+  // two in bytes.
   std::size_t input_elements() const;
   std::size_t output_elements() const;
   // The data each side holds: true where it is complex (Complex*), false where real (Real*).
