@@ -74,7 +74,7 @@ for name in ("measure", "plot", "simulate", "cluster"):
     scripts[name] = (set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", text)),
                      set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)",
                                     " ".join(re.split(r"\s--\s", l)[0] for l in synopsis_lines))),
-                     set(re.findall(r"\{([a-z,]+)\}", text)[0].split(",")) if name == "measure"
+                     set(re.findall(r"\{([a-z,-]+)\}", text)[0].split(",")) if name == "measure"
                      else set())
 script_call = re.compile(r"(?:^|[\s`(])scripts/(" + "|".join(scripts) + r")\b([^`\n|#]*)")
 for page in pages:
