@@ -46,6 +46,8 @@ module a2a
             a2a_redistribution_create, a2a_redistribution_execute, a2a_redistribution_backend, &
             a2a_redistribution_free, a2a_block_start, a2a_algorithm_count, a2a_algorithm_name, &
             a2a_model
+  ! A C string (char*) as a Fortran one: for the modules built on this one (a2a_fft).
+  public :: fortran_string
 
   interface
     function c_last_error() bind(c, name="a2a_last_error") result(p)

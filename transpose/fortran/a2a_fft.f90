@@ -22,7 +22,7 @@
 ! error code of the `a2a` module; a2a_last_error() says why.
 module a2a_fft
   use, intrinsic :: iso_c_binding
-  use a2a, only: a2a_box
+  use a2a, only: a2a_box, fortran_string
   implicit none
   private
 
@@ -121,11 +121,6 @@ module a2a_fft
       type(a2a_box), intent(out) :: box
       integer(c_int) :: code
     end function
-    function c_strlen(p) bind(c, name="strlen") result(n)
-      import :: c_ptr, c_size_t
-      type(c_ptr), value :: p
-      integer(c_size_t) :: n
-    end function
   end interface
 
 contains
@@ -188,18 +183,7 @@ contains
   function a2a_fft_describe(fft) result(s)
     type(a2a_fft_plan), intent(in) :: fft
     character(len=:), allocatable :: s
-    character(kind=c_char), pointer :: chars(:)
-    type(c_ptr) :: p
-    integer :: i, n
-    p = c_describe(fft%handle)
-    s = ""
-    if (.not. c_associated(p)) return
-    n = int(c_strlen(p))
-    call c_f_pointer(p, chars, [n])
-    s = repeat(" ", n)
-    do i = 1, n
-      s(i:i) = chars(i)
-    end do
+    s = fortran_string(c_describe(fft%handle))
   end function
 
   ! Values (real or complex, times the batch) of this rank's input and output arrays.

@@ -5,25 +5,13 @@
 #include <string>
 
 #include "a2a/agree.hpp"
+#include "a2a/box_c.hpp"
 #include "a2a/c_status.hpp"
 #include "a2a/transpose.hpp"
 
 struct a2a_redistribution_s {
   a2a::Redistribution redistribution;
 };
-
-namespace {
-
-a2a::Box box_of(const a2a_box& b) {
-  a2a::Box out;
-  for (std::size_t d = 0; d < 3; ++d) {
-    out.lo[d] = b.lo[d];
-    out.hi[d] = b.hi[d];
-  }
-  return out;
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -37,8 +25,9 @@ int a2a_redistribution_create(MPI_Comm comm, const a2a_box* in, const a2a_box* o
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
     if (!ok)
       throw a2a::Error("a2a_redistribution_create: a box or the handle is NULL on some rank");
-    *r = new a2a_redistribution_s{a2a::Redistribution(
-        comm, box_of(*in), box_of(*out), element_bytes, backend != nullptr ? backend : "auto")};
+    *r = new a2a_redistribution_s{a2a::Redistribution(comm, a2a::box_of(*in), a2a::box_of(*out),
+                                                      element_bytes,
+                                                      backend != nullptr ? backend : "auto")};
   });
 }
 

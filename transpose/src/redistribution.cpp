@@ -70,6 +70,8 @@ std::string box_problem(const char* which, const Box& b, std::size_t element_byt
          "-byte elements holds more than 2^63 - 1 bytes";
 }
 
+}  // namespace
+
 std::vector<Box> all_boxes(MPI_Comm comm, const Box& mine) {
   int procs = 1;
   MPI_Comm_size(comm, &procs);
@@ -86,8 +88,6 @@ std::vector<Box> all_boxes(MPI_Comm comm, const Box& mine) {
   }
   return boxes;
 }
-
-}  // namespace
 
 Plan Redistribution::make_plan(MPI_Comm comm, const std::vector<Piece>& send,
                                const std::vector<Piece>& recv, std::size_t element_bytes,

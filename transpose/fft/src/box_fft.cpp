@@ -60,22 +60,6 @@ std::string options_text(const BoxOptions& o) {
          std::to_string(o.r2c_padded);
 }
 
-// Every rank's box, gathered (collective).
-std::vector<Box> gather(MPI_Comm comm, const Box& mine, int procs) {
-  std::array<std::int64_t, 6> flat{mine.lo[0], mine.lo[1], mine.lo[2],
-                                   mine.hi[0], mine.hi[1], mine.hi[2]};
-  std::vector<std::int64_t> all(6 * static_cast<std::size_t>(procs));
-  MPI_Allgather(flat.data(), 6, MPI_INT64_T, all.data(), 6, MPI_INT64_T, comm);
-  std::vector<Box> boxes(static_cast<std::size_t>(procs));
-  for (std::size_t r = 0; r < boxes.size(); ++r) {
-    for (std::size_t d = 0; d < 3; ++d) {
-      boxes[r].lo[d] = all[6 * r + d];
-      boxes[r].hi[d] = all[6 * r + 3 + d];
-    }
-  }
-  return boxes;
-}
-
 }  // namespace
 
 template <typename Real>
@@ -396,8 +380,8 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
   MPI_Comm_rank(comm, &m.rank);
   // Checked and agreed before any plan: every rank throws the same error, or none.
   const bool as_root = root_value(comm, options_text(options)) == options_text(options);
-  m.in_boxes = gather(comm, options.in, m.procs);
-  m.out_boxes = gather(comm, options.out, m.procs);
+  m.in_boxes = all_boxes(comm, options.in);
+  m.out_boxes = all_boxes(comm, options.out);
   std::string problem = logic::kinds_problem(options.n, options.kinds, options.r2c);
   if (problem.empty() && options.batch < 1) {
     problem = "a2a::fft: batch " + std::to_string(options.batch) + ": must be at least 1";

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "a2a/agree.hpp"
+#include "a2a/box_c.hpp"
 #include "a2a/c_status.hpp"
 #include "a2a/error.hpp"
 #include "a2a/fft/box_fft.hpp"
@@ -18,24 +19,6 @@ struct a2a_fft_s {
 };
 
 namespace {
-
-a2a::Box box_of(const a2a_box& b) {
-  a2a::Box out;
-  for (std::size_t d = 0; d < 3; ++d) {
-    out.lo[d] = b.lo[d];
-    out.hi[d] = b.hi[d];
-  }
-  return out;
-}
-
-a2a_box c_box(const a2a::Box& b) {
-  a2a_box out;
-  for (std::size_t d = 0; d < 3; ++d) {
-    out.lo[d] = b.lo[d];
-    out.hi[d] = b.hi[d];
-  }
-  return out;
-}
 
 // The C options as BoxFft's; "" or why they cannot be (local).
 std::string convert(const a2a_fft_options& c, a2a::fft::BoxOptions& o) {
@@ -51,8 +34,8 @@ std::string convert(const a2a_fft_options& c, a2a::fft::BoxOptions& o) {
     o.in_order[d] = c.in_order[d];
     o.out_order[d] = c.out_order[d];
   }
-  o.in = box_of(c.in);
-  o.out = box_of(c.out);
+  o.in = a2a::box_of(c.in);
+  o.out = a2a::box_of(c.out);
   o.r2c = c.r2c != 0;
   o.batch = c.batch;
   o.batch_layout = c.batch_contiguous != 0 ? a2a::fft::BatchLayout::contiguous
@@ -198,7 +181,7 @@ int a2a_fft_free(a2a_fft* fft) {
 int a2a_fft_slab_box(const int64_t n[3], int procs, int rank, a2a_box* box) {
   return a2a::c_api::guarded([&] {
     if (n == nullptr || box == nullptr) throw a2a::Error("a2a_fft_slab_box: n or box is NULL");
-    *box = c_box(a2a::fft::slab_box({n[0], n[1], n[2]}, procs, rank));
+    *box = a2a::c_box_of(a2a::fft::slab_box({n[0], n[1], n[2]}, procs, rank));
   });
 }
 
@@ -207,7 +190,7 @@ int a2a_fft_slab_box_along(const int64_t n[3], int axis, int procs, int rank, a2
     if (n == nullptr || box == nullptr) {
       throw a2a::Error("a2a_fft_slab_box_along: n or box is NULL");
     }
-    *box = c_box(a2a::fft::slab_box({n[0], n[1], n[2]}, procs, rank, axis));
+    *box = a2a::c_box_of(a2a::fft::slab_box({n[0], n[1], n[2]}, procs, rank, axis));
   });
 }
 
@@ -217,7 +200,7 @@ int a2a_fft_pencil_box(const int64_t n[3], int axis, int procs, int rank, a2a_bo
     if (axis < 0 || axis > 2) {
       throw a2a::Error("a2a_fft_pencil_box: axis " + std::to_string(axis) + " is not 0, 1 or 2");
     }
-    *box = c_box(a2a::fft::pencil_box({n[0], n[1], n[2]}, axis, procs, rank));
+    *box = a2a::c_box_of(a2a::fft::pencil_box({n[0], n[1], n[2]}, axis, procs, rank));
   });
 }
 

@@ -47,6 +47,9 @@ struct Box {
 // 0 <= index <= parts.
 std::int64_t block_start(std::int64_t n, int parts, int index);
 
+// Collective over comm: every rank's box, in rank order (one MPI_Allgather).
+std::vector<Box> all_boxes(MPI_Comm comm, const Box& mine);
+
 class Redistribution {
  public:
   // Collective over comm: each rank gives its input and output boxes (the union of all input
