@@ -39,7 +39,7 @@ for file in /dev/zero /dev/full "$work/fifo" "$work"; do
   refused "bench auto:table=$file" "selection table .*($kind)" 2 bench --sizes 8 --iters 1 \
     --algorithms "auto:table=$file"
 done
-refused "tune --update on a FIFO" "--update .*FIFO" 2 tune --update --output "$work/fifo" \
+refused "tune --update on a FIFO" "--update: .*FIFO" 2 tune --update --output "$work/fifo" \
   --sizes 8 --budget 10s
 if [ -n "${A2A_TEST_HDF5:-}" ]; then
   refused "fft --input a folder" "is a directory, not an HDF5 file" 2 fft --grid 8x8x8 --iters 1 \

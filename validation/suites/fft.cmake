@@ -363,3 +363,14 @@ if(A2A_WITH_FFTW_MPI)
       LABELS mpi ENVIRONMENT "${A2A_MPI_TEST_ENV}" PASS_REGULAR_EXPRESSION "ports: 1 passed, 0 failed")
   endforeach()
 endif()
+
+# A heFFTe-style program (boxes in, boxes out, heFFTe's memory order) on BoxFft: its spectrum
+# against the closed form and the round trip (validation/ports/heffte_style_a2a.cpp).
+if(A2A_WITH_FFTW)
+  add_executable(port_heffte_style ${PROJECT_SOURCE_DIR}/validation/ports/heffte_style_a2a.cpp)
+  target_link_libraries(port_heffte_style PRIVATE a2a::fft MPI::MPI_CXX)
+  a2a_add_mpi_test(fft.port_of_heffte_style.P2 2 COMMAND $<TARGET_FILE:port_heffte_style>
+                   TIMEOUT 60)
+  set_property(TEST fft.port_of_heffte_style.P2 APPEND PROPERTY
+               PASS_REGULAR_EXPRESSION "ports: 1 passed, 0 failed")
+endif()
