@@ -22,8 +22,7 @@ namespace {
 
 constexpr int kCallerIn = 0, kCallerOut = 1, kWorkA = 2, kWorkB = 3;
 
-template <typename Real>
-auto r2r_kind(Kind k) {
+fftw_r2r_kind r2r_kind(Kind k) {
   switch (k) {
     case Kind::dct1:
       return FFTW_REDFT00;
@@ -100,7 +99,8 @@ struct BoxFft<Real>::Impl {
   std::vector<typename F::plan> plans;
   std::vector<Op> forward_ops, backward_ops;
   std::size_t buffer_bytes = 0;  // each work array
-  AlignedVector<Complex> work;   // both work arrays (planning only, with external_workspace)
+  AlignedVector<Complex> work;   // both work arrays; planned on, then freed with external_workspace
+  int planned_alignment = 0;     // FFTW's alignment of the arrays the plans were made on
   double full_scale = 1;         // 1/N
   bool complex_in = false, complex_out = false;
   std::string description;
@@ -154,7 +154,7 @@ struct BoxFft<Real>::Impl {
     if (call == Op::dft) {
       p = F::guru64(1, &line, h, how.data(), c, c, sign, o.fftw_flags);
     } else if (call == Op::r2r) {
-      const auto kind = r2r_kind<Real>(k);
+      const auto kind = r2r_kind(k);
       p = F::guru64_r2r(1, &line, h, how.data(), r, r, &kind, o.fftw_flags);
     } else if (r2c) {
       p = F::guru64_r2c(1, &line, h, how.data(), r, reinterpret_cast<typename F::complex*>(other),
@@ -262,7 +262,7 @@ struct BoxFft<Real>::Impl {
             "a2a::fft::BoxFft: the plan takes the caller's workspace "
             "(workspace_bytes()): none given");
       }
-      if (F::alignment_of(workspace) != F::alignment_of(work.data())) {
+      if (F::alignment_of(workspace) != planned_alignment) {
         throw Error(
             "a2a::fft::BoxFft: the workspace is not aligned as FFTW's arrays (use "
             "a2a::fft::AlignedVector or fftw_malloc)");
@@ -446,10 +446,8 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
                       "transforms"
                     : "a2a::fft::BoxFft: FFTW could not plan its transforms");
   }
-  if (options.external_workspace) {  // planned on our arrays; run on the caller's
-    m.work.resize(1);
-    m.work.shrink_to_fit();
-  }
+  m.planned_alignment = Impl::F::alignment_of(m.work.data());
+  if (options.external_workspace) m.work = {};  // planned on these arrays; run on the caller's
   std::size_t exchange = 0;
   for (const logic::Step& step : m.plan.steps) {
     if (!m.description.empty()) m.description += ", ";

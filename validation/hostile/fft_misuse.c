@@ -1,0 +1,69 @@
+/* a2a/fft.h from a plain C program, misused on one rank only: a NULL options pointer, a kind
+ * out of range, the other precision (the plans' exchanges then disagree on element sizes, which
+ * the transpose layer agrees on), boxes that overlap. Each create must return the same
+ * error code on every rank (none left waiting in the plan's collectives), leave the handle
+ * NULL, and a correct create afterwards must still work. Prints "N passed, M failed". */
+#include <a2a/fft.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+static int passed = 0, failed = 0;
+
+static void expect(int ok, const char* what, int rank) {
+  if (ok) {
+    ++passed;
+  } else {
+    ++failed;
+    fprintf(stderr, "[rank %d] FAILED: %s (%s)\n", rank, what, a2a_last_error());
+  }
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int procs, rank;
+  MPI_Comm_size(MPI_COMM_WORLD, &procs);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int odd = procs - 1; /* the rank that misbehaves */
+  for (int mistake = 0; mistake < 4; ++mistake) {
+    a2a_fft_options o;
+    a2a_fft_options_default(&o);
+    o.n[0] = 6, o.n[1] = 5, o.n[2] = 4;
+    a2a_fft_slab_box(o.n, procs, rank, &o.in);
+    a2a_fft_pencil_box(o.n, 0, procs, rank, &o.out);
+    const a2a_fft_options* given = &o;
+    if (rank == odd) {
+      if (mistake == 0) given = NULL;
+      if (mistake == 1) o.kinds[1] = 42;
+      if (mistake == 2) o.single_precision = 1;
+      if (mistake == 3) a2a_fft_slab_box(o.n, procs, 0, &o.in);
+    }
+    a2a_fft fft = (a2a_fft)&o; /* not NULL: the create must clear it */
+    const int code = a2a_fft_create(MPI_COMM_WORLD, given, &fft);
+    int low = code, high = code;
+    MPI_Allreduce(MPI_IN_PLACE, &low, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &high, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    /* With one rank, overlapping itself is no mistake and the precision is its own. */
+    const int should_fail = procs > 1 || mistake < 2;
+    char what[64];
+    snprintf(what, sizeof what, "mistake %d: the same code everywhere", mistake);
+    expect(low == high && (code != 0) == should_fail, what, rank);
+    snprintf(what, sizeof what, "mistake %d: handle NULL", mistake);
+    expect(code == 0 || fft == NULL, what, rank);
+    if (code == 0) a2a_fft_free(&fft);
+  }
+  a2a_fft_options o;
+  a2a_fft_options_default(&o);
+  o.n[0] = 6, o.n[1] = 5, o.n[2] = 4;
+  a2a_fft_slab_box(o.n, procs, rank, &o.in);
+  o.out = o.in;
+  a2a_fft fft = NULL;
+  expect(a2a_fft_create(MPI_COMM_WORLD, &o, &fft) == 0 && fft != NULL, "a correct create after",
+         rank);
+  a2a_fft_free(&fft);
+  int totals[2] = {passed, failed};
+  MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) printf("fft_misuse: %d passed, %d failed\n", totals[0], totals[1]);
+  MPI_Finalize();
+  return totals[1] == 0 ? 0 : 1;
+}
