@@ -1,12 +1,15 @@
-// a2a_box_ffts N [ITERS]: BoxFft (the FFT library's general path: any boxes, kinds, batches)
-// beside Fft3d (its tuned slab and pencil path) on an N^3 grid over the launch's P ranks, slabs
-// in and FFTW-MPI's transposed spectrum out ([y][x][z] over y-slabs) for both. Series,
+// a2a_box_ffts N [ITERS] [estimate|measure]: BoxFft (the FFT library's general path: any boxes,
+// kinds, batches) beside Fft3d (its tuned slab and pencil path) on an N^3 grid over the launch's P
+// ranks, slabs in and FFTW-MPI's transposed spectrum out ([y][x][z] over y-slabs) for both. Series,
 // interleaved within every round (forward then backward, between barriers, the slowest rank's
-// time; FFTW_MEASURE plans):
+// time):
 //   fft3d_c2c      Fft3d, c2c
 //   box_c2c        BoxFft, c2c
 //   box_c2c_x3     BoxFft, a batch of 3 interleaved fields in one plan
 //   box_dct2       BoxFft, DCT-II along every axis (real data, the same N^3)
+//   fftw_mpi_c2c   FFTW-MPI's own, the same layout (FFTW_MPI_TRANSPOSED_OUT), out of place
+//                  (where a2a was built with FFTW-MPI)
+// Every plan with the same FFTW planner: estimate (the library's default) or measure.
 // One JSON line per series: the median and each round's time (us), and the round trip's error.
 // scripts/measure box-fft runs it and writes the dated record. Not a test: it asserts nothing.
 #include <mpi.h>
@@ -21,6 +24,9 @@
 #include <vector>
 
 #include "a2a/fft.hpp"
+#ifdef A2A_WITH_FFTW_MPI
+#include <fftw3-mpi.h>
+#endif
 
 namespace {
 
@@ -50,8 +56,9 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const std::int64_t n = argc > 1 ? std::atoll(argv[1]) : 64;
   const int iters = argc > 2 ? std::atoi(argv[2]) : 20;
-  if (n < 2 || iters < 1) {
-    if (rank == 0) std::fprintf(stderr, "usage: a2a_box_ffts N [ITERS]\n");
+  const std::string planner = argc > 3 ? argv[3] : "estimate";
+  if (n < 2 || iters < 1 || (planner != "estimate" && planner != "measure")) {
+    if (rank == 0) std::fprintf(stderr, "usage: a2a_box_ffts N [ITERS] [estimate|measure]\n");
     MPI_Finalize();
     return 2;
   }
@@ -66,17 +73,18 @@ int main(int argc, char** argv) {
     return v;
   };
 
+  const unsigned flags = planner == "measure" ? FFTW_MEASURE : FFTW_ESTIMATE;
   a2a::fft::Options o3;
   o3.n = grid;
   o3.p1 = procs;
-  o3.fftw_flags = FFTW_MEASURE;
+  o3.fftw_flags = flags;
   a2a::fft::Fft3d<double> fft3d(MPI_COMM_WORLD, o3);
   a2a::fft::BoxOptions ob;
   ob.n = grid;
   ob.in = slab;
   ob.out = y_slab;
   ob.out_order = {1, 0, 2};
-  ob.fftw_flags = FFTW_MEASURE;
+  ob.fftw_flags = flags;
   a2a::fft::BoxFft<double> box(MPI_COMM_WORLD, ob);
   a2a::fft::BoxOptions o_batch = ob;
   o_batch.batch = 3;
@@ -139,6 +147,41 @@ int main(int argc, char** argv) {
                                        std::vector<double>(rback.begin(), rback.end()));
                     },
                     {}});
+#ifdef A2A_WITH_FFTW_MPI
+  // FFTW-MPI's slab, spectrum transposed ([y][x][z] over y-slabs), out of place: its own
+  // distribution (ceil(n/P) planes), arrays from its local_size.
+  fftw_mpi_init();
+  ptrdiff_t local_n0 = 0, local_0_start = 0, local_n1 = 0, local_1_start = 0;
+  const ptrdiff_t alloc = fftw_mpi_local_size_3d_transposed(
+      n, n, n, MPI_COMM_WORLD, &local_n0, &local_0_start, &local_n1, &local_1_start);
+  fftw_complex* f_in = fftw_alloc_complex(static_cast<std::size_t>(alloc));
+  fftw_complex* f_out = fftw_alloc_complex(static_cast<std::size_t>(alloc));
+  fftw_complex* f_back = fftw_alloc_complex(static_cast<std::size_t>(alloc));
+  fftw_plan f_forward = fftw_mpi_plan_dft_3d(n, n, n, f_in, f_out, MPI_COMM_WORLD, FFTW_FORWARD,
+                                             flags | FFTW_MPI_TRANSPOSED_OUT);
+  fftw_plan f_backward = fftw_mpi_plan_dft_3d(n, n, n, f_out, f_back, MPI_COMM_WORLD, FFTW_BACKWARD,
+                                              flags | FFTW_MPI_TRANSPOSED_IN);
+  const auto f_count = static_cast<std::size_t>(local_n0 * n * n);
+  std::vector<Complex> f_input(f_count);
+  for (std::size_t i = 0; i < f_count; ++i)
+    f_input[i] = {seeds[2 * i % seeds.size()], seeds[(2 * i + 1) % seeds.size()]};
+  std::copy_n(reinterpret_cast<const double*>(f_input.data()), 2 * f_count,
+              reinterpret_cast<double*>(f_in));
+  const double total = static_cast<double>(n * n * n);
+  series.push_back({"fftw_mpi_c2c",
+                    [&] {
+                      fftw_execute(f_forward);
+                      fftw_execute(f_backward);
+                    },
+                    [&] {
+                      double e = 0;
+                      for (std::size_t i = 0; i < f_count; ++i)
+                        e = std::max(
+                            e, std::abs(Complex(f_back[i][0], f_back[i][1]) / total - f_input[i]));
+                      return e;
+                    },
+                    {}});
+#endif
   for (int round = -2; round < iters; ++round) {  // two warm-up rounds
     for (Series& x : series) {
       MPI_Barrier(MPI_COMM_WORLD);
@@ -164,6 +207,13 @@ int main(int argc, char** argv) {
       std::printf("]}\n");
     }
   }
+#ifdef A2A_WITH_FFTW_MPI
+  fftw_destroy_plan(f_forward);
+  fftw_destroy_plan(f_backward);
+  for (fftw_complex* a : {f_in, f_out, f_back})
+    fftw_free(a);
+  fftw_mpi_cleanup();
+#endif
   MPI_Finalize();
   return 0;
 }
