@@ -15,7 +15,9 @@
 // matrix of the caller's work arrays at plan time, on every rank at once, and the fastest for
 // the slowest rank wins (trial.hpp: interleaved rounds, medians). ESTIMATE takes the L1-sized
 // panel width below; WISDOM_ONLY the first way whose plans the wisdom has. Fft3d remembers the
-// choice with the wisdom (ways.hpp) and passes it back as `only`.
+// choice with the wisdom (ways.hpp) and passes it back as `only`. A caller that consumes each
+// transformed panel itself while it is in cache (run_panels: the six-step FFT twiddles it into
+// its send buffer) asks for the panel ways only.
 #pragma once
 
 #include <algorithm>
@@ -39,20 +41,25 @@ class ColumnFfts {
   using F = Fftw<Real>;
   // The way: a panel width, or this for FFTW's strided plan over the whole matrix.
   static constexpr std::int64_t strided = 0;
+  // Which ways compete: every one, or the panels only (run_panels' callers).
+  enum class Candidates { all, panels };
 
   // `trial` and `trial_out`: two len x cols arrays of the caller's, whose contents may be
   // overwritten, on which the ways are planned and timed, in step on every rank of comm
   // (trial.hpp; every rank constructs its ColumnFfts at the same point, its matrix empty or
-  // not); run() takes arrays of their alignment (others run on panels). `only`: these ways
-  // rather than the candidates (one: that way, untimed; the tests, and a remembered choice).
+  // not); run() takes arrays of their alignment (others run on panels). A caller that only
+  // runs in place may pass trial twice. `only`: these ways rather than the candidates (one:
+  // that way, untimed; the tests, and a remembered choice).
   ColumnFfts(std::int64_t len, std::int64_t cols, int sign, unsigned flags, Complex* trial,
-             Complex* trial_out, MPI_Comm comm, const std::vector<std::int64_t>& only = {})
+             Complex* trial_out, MPI_Comm comm, const std::vector<std::int64_t>& only = {},
+             Candidates candidates = Candidates::all)
       : len_(len), cols_(cols), sign_(sign), flags_(flags), trial_(trial), trial_out_(trial_out) {
     const bool empty = len == 0 || cols == 0;
     const bool wisdom_only = (flags & FFTW_WISDOM_ONLY) != 0;
     const bool measure = !wisdom_only && (flags & FFTW_ESTIMATE) == 0;
     // The candidates, the same list on every rank (a width beyond the columns is all of them).
     std::vector<std::int64_t> ways{strided, 16, 32, 64, 128, 256};
+    if (candidates == Candidates::panels) ways.erase(ways.begin());
     if (!measure && !wisdom_only) ways = {width_for(len, cols)};
     if (!only.empty()) ways = only;
     const bool timed = measure && ways.size() > 1;
@@ -113,6 +120,20 @@ class ColumnFfts {
     if (way == strided && !aligned)
       way = width_for(len_, cols_);  // FFTW runs a plan only on arrays of its alignment
     transform(way, src, dst, scale);
+  }
+
+  // The columns transformed a panel at a time, each handed to store(c0, m, panel) while it is
+  // in cache: columns [c0, c0 + m) as len rows of m, row-major. A panel way only.
+  template <typename Store>
+  void run_panels(const Complex* src, Store&& store) const {
+    if (len_ == 0 || cols_ == 0) return;
+    const Plans& p = *find(way_ == strided ? width_for(len_, cols_) : way_);
+    Complex* s = p.scratch.data();
+    for (std::int64_t c0 = 0; c0 < cols_; c0 += p.width) {
+      const std::int64_t m = std::min(p.width, cols_ - c0);
+      transform_panel(p, src, c0, m);
+      store(c0, m, static_cast<const Complex*>(s));
+    }
   }
 
  private:
@@ -190,15 +211,11 @@ class ColumnFfts {
       a2a::fft::scale(dst, len_ * cols_, scale);
       return;
     }
-    Complex* s = p.scratch.data();
-    const std::int64_t width = p.width;
-    for (std::int64_t c0 = 0; c0 < cols_; c0 += width) {
-      const std::int64_t m = std::min(width, cols_ - c0);
+    const Complex* s = p.scratch.data();
+    for (std::int64_t c0 = 0; c0 < cols_; c0 += p.width) {
+      const std::int64_t m = std::min(p.width, cols_ - c0);
       const auto bytes = static_cast<std::size_t>(m) * sizeof(Complex);
-      for (std::int64_t r = 0; r < len_; ++r)
-        std::memcpy(s + r * m, src + r * cols_ + c0, bytes);
-      auto* panel = reinterpret_cast<typename F::complex*>(s);
-      F::execute(m == width ? p.out : p.in, panel, panel);
+      transform_panel(p, src, c0, m);
       if (scale == 1) {
         for (std::int64_t r = 0; r < len_; ++r)
           std::memcpy(dst + r * cols_ + c0, s + r * m, bytes);
@@ -211,6 +228,16 @@ class ColumnFfts {
         }
       }
     }
+  }
+
+  // Columns [c0, c0 + m) of src copied into p's scratch (len rows of m) and transformed there.
+  void transform_panel(const Plans& p, const Complex* src, std::int64_t c0, std::int64_t m) const {
+    Complex* s = p.scratch.data();
+    const auto bytes = static_cast<std::size_t>(m) * sizeof(Complex);
+    for (std::int64_t r = 0; r < len_; ++r)
+      std::memcpy(s + r * m, src + r * cols_ + c0, bytes);
+    auto* panel = reinterpret_cast<typename F::complex*>(s);
+    F::execute(m == p.width ? p.out : p.in, panel, panel);
   }
 
   std::int64_t len_ = 0, cols_ = 0;

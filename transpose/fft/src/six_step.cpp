@@ -7,6 +7,7 @@
 
 #include "a2a/error.hpp"
 #include "a2a/fft/aligned.hpp"
+#include "columns.hpp"
 
 namespace a2a::fft {
 namespace {
@@ -18,21 +19,6 @@ std::pair<std::int64_t, std::int64_t> block(std::int64_t n, int parts, int index
 // A 2D matrix as Redistribution's box: rows x cols, the third axis one element thick.
 Box matrix(std::pair<std::int64_t, std::int64_t> rows, std::pair<std::int64_t, std::int64_t> cols) {
   return Box{{rows.first, cols.first, 0}, {rows.second, cols.second, 1}};
-}
-
-// Columns per panel: a panel of len rows stays within about 1 MiB (L2), up to 32 columns (the
-// gather reads 512 B of each row per visit), and at least four columns make each gathered run
-// one 64-byte cache line (32-column panels within L2 timed faster than 16-column panels within
-// a quarter of it at the large sizes, and no slower at the others).
-std::int64_t panel_width(std::int64_t len, std::int64_t cols) {
-  const std::int64_t fit = std::int64_t{65536} / std::max<std::int64_t>(len, 1);
-  return std::clamp<std::int64_t>(std::min(fit, cols), std::min<std::int64_t>(4, cols), 32);
-}
-
-// The scratch's row stride: four elements (64 B) past len, so that the rows of a panel, written
-// one column at a time, do not all map to the same cache set when len is a power of two.
-std::int64_t panel_stride(std::int64_t len) {
-  return len + 4;
 }
 
 }  // namespace
@@ -59,9 +45,7 @@ SixStep::SixStep(MPI_Comm comm, std::int64_t n1, std::int64_t n2, const std::str
   const std::int64_t w = rows_[1].second - rows_[1].first;  // columns n2 here after t1
   const std::int64_t h = rows_[2].second - rows_[2].first;  // columns k1 here after t2
   const std::int64_t most = std::max({n1 * w, n2 * h, std::int64_t{1}});
-  const std::int64_t panel =
-      std::max(panel_width(n1, w) * panel_stride(n1), panel_width(n2, h) * panel_stride(n2));
-  // 2 MiB pages for the large blocks (aligned.hpp): the panels' gathers visit every row.
+  // 2 MiB pages for the large blocks (aligned.hpp): the panels' copies visit every row.
   auto allocate = [](std::int64_t n) {
     return AlignedVector<Complex>(static_cast<std::size_t>(n));
   };
@@ -80,7 +64,6 @@ SixStep::SixStep(MPI_Comm comm, std::int64_t n1, std::int64_t n2, const std::str
                          static_cast<std::int64_t>(t2_->send_offset(q) / sizeof(Complex))});
     }
   }
-  panel_ = allocate(std::max(panel, std::int64_t{1}));
   // Twiddles for this rank's rows n2 of the N2 x N1 matrix: W_N^(n2 k1), (n2 k1) mod N exact.
   twiddle_ = allocate(std::max(n1 * w, std::int64_t{1}));
   const double n = static_cast<double>(n1 * n2);
@@ -90,10 +73,14 @@ SixStep::SixStep(MPI_Comm comm, std::int64_t n1, std::int64_t n2, const std::str
       twiddle_[static_cast<std::size_t>(i)] = {std::cos(angle), std::sin(angle)};
     }
   }
-  fft_n1_ = plan_panels(n1, w, fftw_flags);  // step 2: the N1 x w block's columns
-  fft_n2_ = plan_panels(n2, h, fftw_flags);  // step 5: the N2 x h block's columns
+  // Planned and timed on a_ and send_ (both hold n1 x w; step 5 runs in place on a_ only).
+  using Columns = ColumnFfts<double>;
+  fft_n1_ =
+      std::make_unique<Columns>(n1, w, FFTW_FORWARD, fftw_flags, a_.data(), send_.data(), comm,
+                                std::vector<std::int64_t>{}, Columns::Candidates::panels);
+  fft_n2_ = std::make_unique<Columns>(n2, h, FFTW_FORWARD, fftw_flags, a_.data(), a_.data(), comm);
   // Every rank learns whether every rank planned (FFTW_WISDOM_ONLY may fail on some only).
-  int planned = fft_n1_.planned() && fft_n2_.planned();
+  int planned = fft_n1_->planned() && fft_n2_->planned();
   MPI_Allreduce(MPI_IN_PLACE, &planned, 1, MPI_INT, MPI_LAND, comm);
   if (!planned) {
     throw Error(
@@ -103,48 +90,7 @@ SixStep::SixStep(MPI_Comm comm, std::int64_t n1, std::int64_t n2, const std::str
   }
 }
 
-SixStep::Panels SixStep::plan_panels(std::int64_t len, std::int64_t cols, unsigned flags) {
-  Panels p{len, cols, panel_width(len, cols), panel_stride(len)};
-  if (cols == 0) return p;
-  auto* scratch = reinterpret_cast<fftw_complex*>(panel_.data());
-  const int n = static_cast<int>(len);
-  auto rows = [&](std::int64_t howmany) {
-    const int ld = static_cast<int>(p.ld);
-    return fftw_plan_many_dft(1, &n, static_cast<int>(howmany), scratch, nullptr, 1, ld, scratch,
-                              nullptr, 1, ld, FFTW_FORWARD, flags);
-  };
-  p.full = rows(p.width);
-  if (cols % p.width != 0) p.tail = rows(cols % p.width);
-  return p;
-}
-
-bool SixStep::Panels::planned() const {
-  return cols == 0 || (full != nullptr && (cols % width == 0 || tail != nullptr));
-}
-
-// For each panel of columns [c0, c0 + m): gathers them from `block` as m rows of len in the
-// scratch (row stride ld), transforms those rows in place, and calls store(c0, m, ld, rows).
-template <typename Store>
-void SixStep::transform_columns(const Panels& p, const Complex* block, Store&& store) {
-  Complex* scratch = panel_.data();
-  for (std::int64_t c0 = 0; c0 < p.cols; c0 += p.width) {
-    const std::int64_t m = std::min(p.width, p.cols - c0);
-    for (std::int64_t r = 0; r < p.len; ++r) {
-      const Complex* row = block + r * p.cols + c0;
-      for (std::int64_t c = 0; c < m; ++c)
-        scratch[c * p.ld + r] = row[c];
-    }
-    auto* data = reinterpret_cast<fftw_complex*>(scratch);
-    fftw_execute_dft(m == p.width ? p.full : p.tail, data, data);
-    store(c0, m, p.ld, static_cast<const Complex*>(scratch));
-  }
-}
-
-SixStep::~SixStep() {
-  for (fftw_plan plan : {fft_n1_.full, fft_n1_.tail, fft_n2_.full, fft_n2_.tail}) {
-    if (plan != nullptr) fftw_destroy_plan(plan);
-  }
-}
+SixStep::~SixStep() = default;
 
 void SixStep::forward(const Complex* in, Complex* out) {
   auto timed = [](double& total, auto&& body) {
@@ -154,39 +100,32 @@ void SixStep::forward(const Complex* in, Complex* out) {
   };
   Complex* a = a_.data();
   timed(transpose_seconds, [&] { t1_->execute(in, a); });  // 1: a = N1 x w column block
-  // 2: along n1 -> k1; 3 while the rows are in cache: twiddled into t2's send buffer.
+  // 2: along n1 -> k1; 3 while each panel is in cache: twiddled into t2's send buffer.
   timed(compute_seconds, [&] {
-    transform_columns(fft_n1_, a,
-                      [&](std::int64_t c0, std::int64_t m, std::int64_t ld, const Complex* rows) {
-                        for (std::int64_t c = 0; c < m; ++c)
-                          twiddle_into_send(c0 + c, rows + c * ld);
-                      });
+    fft_n1_->run_panels(a, [&](std::int64_t c0, std::int64_t m, const Complex* panel) {
+      twiddle_panel_into_send(c0, m, panel);
+    });
   });
   timed(transpose_seconds, [&] { t2_->exchange(send_.data(), a); });  // 4: a = N2 x h block
-  // 5: along n2 -> k2, back into the same columns.
-  timed(compute_seconds, [&] {
-    const std::int64_t h = fft_n2_.cols;
-    transform_columns(fft_n2_, a,
-                      [&](std::int64_t c0, std::int64_t m, std::int64_t ld, const Complex* rows) {
-                        for (std::int64_t r = 0; r < n2_; ++r) {
-                          for (std::int64_t c = 0; c < m; ++c)
-                            a[r * h + c0 + c] = rows[c * ld + r];
-                        }
-                      });
-  });
-  timed(transpose_seconds, [&] { t3_->execute(a, out); });  // 6: rows k2 of N2 x N1
+  timed(compute_seconds, [&] { fft_n2_->run(a, a); });                // 5: along n2 -> k2, in place
+  timed(transpose_seconds, [&] { t3_->execute(a, out); });            // 6: rows k2 of N2 x N1
 }
 
-// Row n2 (this rank's numbering) of the N2 x N1 matrix, times its twiddles, into t2's send
-// buffer: columns k1 of peer q go to q's piece, rows n2 of it, row-major.
-void SixStep::twiddle_into_send(std::int64_t n2, const Complex* row) {
-  const Complex* tw = twiddle_.data() + n2 * n1_;
-  for (const Piece& q : pieces_) {
-    Complex* to = send_.data() + q.offset + n2 * (q.last - q.first) - q.first;
-    for (std::int64_t k = q.first; k < q.last; ++k) {
-      // Spelled out: std::complex's operator* adds C99 Annex G's NaN recovery.
-      to[k] = {row[k].real() * tw[k].real() - row[k].imag() * tw[k].imag(),
-               row[k].real() * tw[k].imag() + row[k].imag() * tw[k].real()};
+// Rows n2 = c0 .. c0 + m - 1 (this rank's numbering) of the N2 x N1 matrix, the columns of a
+// transformed panel (k1 rows of m), times their twiddles, into t2's send buffer: columns k1 of
+// peer q go to q's piece, rows n2 of it, row-major.
+void SixStep::twiddle_panel_into_send(std::int64_t c0, std::int64_t m, const Complex* panel) {
+  for (std::int64_t c = 0; c < m; ++c) {
+    const std::int64_t n2 = c0 + c;
+    const Complex* tw = twiddle_.data() + n2 * n1_;
+    for (const Piece& q : pieces_) {
+      Complex* to = send_.data() + q.offset + n2 * (q.last - q.first) - q.first;
+      for (std::int64_t k = q.first; k < q.last; ++k) {
+        const Complex x = panel[k * m + c];
+        // Spelled out: std::complex's operator* adds C99 Annex G's NaN recovery.
+        to[k] = {x.real() * tw[k].real() - x.imag() * tw[k].imag(),
+                 x.real() * tw[k].imag() + x.imag() * tw[k].real()};
+      }
     }
   }
 }

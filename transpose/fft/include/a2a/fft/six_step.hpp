@@ -8,17 +8,17 @@
 //
 // Each transpose is an a2a redistribution (row split <-> column split, any backend); the local
 // reordering that a textbook six-step does after each exchange is folded into the FFTs: they
-// run on panels of a few columns, copied into a cache-resident scratch as unit-stride rows,
-// transformed there, and written back, so no pass over the data only reorders it:
+// run on panels of a few columns copied into a cache-resident scratch (columns.hpp), so no pass
+// over the data only reorders it:
 //   t1: pack, exchange into the column block (N1 x N2/P, row-major)
-//   2:  per panel: gather, FFTs, twiddle while writing the rows of N2/P x N1
+//   2:  per panel: copy in, FFTs, twiddle while writing the rows of N2/P x N1
 //   t2: pack, exchange into the column block (N2 x N1/P)
-//   5:  per panel: gather, FFTs, scatter back into the same columns
+//   5:  the block's columns in place (panels, or FFTW's strided plan where it times faster)
 //   t3: exchange straight from that block (each peer's rows are contiguous), unpack
 // Three passes over memory beside the exchanges' and the transforms' own (pack, pack, unpack),
 // against seven with a twiddle pass and three explicit local transposes (docs/fft.md).
-// Unit-stride panels rather than strided FFTW plans: FFTW_ESTIMATE plans strided columns
-// several times slower than rows, and only MEASURE finds its buffered solvers.
+// Under MEASURE the panel widths (and step 5's strided plan) are timed at plan time, as the 3D
+// FFT's x transforms are.
 #pragma once
 
 #include <fftw3.h>
@@ -35,6 +35,9 @@
 #include "a2a/transpose.hpp"
 
 namespace a2a::fft {
+
+template <typename Real>
+class ColumnFfts;
 
 class SixStep {
  public:
@@ -56,27 +59,18 @@ class SixStep {
   std::string backends() const;
 
  private:
-  // FFTs along the columns of a len x cols row-major block, `width` columns at a time (a
-  // plan for full panels and one for the last, narrower one).
-  struct Panels {
-    std::int64_t len = 0, cols = 0, width = 0, ld = 0;  // ld: the scratch's row stride
-    fftw_plan full = nullptr, tail = nullptr;
-    bool planned() const;
-  };
-  Panels plan_panels(std::int64_t len, std::int64_t cols, unsigned flags);
-  template <typename Store>
-  void transform_columns(const Panels& p, const Complex* block, Store&& store);
-  void twiddle_into_send(std::int64_t n2, const Complex* row);
+  void twiddle_panel_into_send(std::int64_t c0, std::int64_t m, const Complex* panel);
 
   std::int64_t n1_, n2_;
   std::array<std::pair<std::int64_t, std::int64_t>, 3> rows_;  // of N1xN2 in, N2xN1 out, N1 rows
   std::unique_ptr<Redistribution> t1_, t2_, t3_;
-  AlignedVector<Complex> a_, send_, twiddle_, panel_;  // aligned.hpp: FFTW's SIMD, 2 MiB pages
+  AlignedVector<Complex> a_, send_, twiddle_;  // aligned.hpp: FFTW's SIMD, 2 MiB pages
   struct Piece {
     std::int64_t first, last, offset;  // a peer's columns k1 of t2 and where they go in send_
   };
   std::vector<Piece> pieces_;
-  Panels fft_n1_, fft_n2_;
+  // Step 2 (the N1 x N2/P block's columns, panels only) and step 5 (the N2 x N1/P block's).
+  std::unique_ptr<ColumnFfts<double>> fft_n1_, fft_n2_;
 };
 
 }  // namespace a2a::fft
