@@ -92,7 +92,8 @@ Runner setup_fft1d(CLI::App& app, const Session& session) {
         std::printf("  check %-6s relative max error %.3e (bound %.0e): %s\n", s->check.c_str(),
                     error, bound,
                     ours.checked ? (error <= bound ? "passed" : "FAILED") : "skipped");
-        std::printf("  planning: %.3f s (FFTW %s)\n", ours.planning_s, s->fftw_plan.c_str());
+        std::printf("  planning: %.3f s (FFTW %s); local transforms: %s\n", ours.planning_s,
+                    s->fftw_plan.c_str(), ours.local_transforms.c_str());
         std::printf(
             "  forward: median %.1f us (95%% CI %.1f-%.1f), transposes %.1f us, local FFTs "
             "and twiddles %.1f us, %.2f GFlop/s\n",

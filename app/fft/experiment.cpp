@@ -419,6 +419,7 @@ FftResult run_fft1d(MPI_Comm comm, const Fft1dExperiment& e,
     s.planning_s = planning_seconds(
         comm, [&] { x.fft = std::make_unique<SixStep>(comm, e.n1, n2, spec, flags); });
     s.backend = x.fft->backends();
+    s.local_transforms = x.fft->local_transforms();
     x.in.resize(static_cast<std::size_t>(x.fft->input_count()));
     for (std::size_t i = 0; i < x.in.size(); ++i)
       x.in[i] = point(x.fft->input_first() + static_cast<std::int64_t>(i));

@@ -44,7 +44,7 @@ struct TransposeRates {
 struct FftSeries {
   std::string label;             // the spec as asked, or the baseline's name
   std::string backend;           // what it resolved to (every transpose's backend)
-  std::string local_transforms;  // a2a 3D: the ways chosen at plan time (Fft3d)
+  std::string local_transforms;  // a2a: the ways chosen at plan time
   bool baseline = false;
   // a2a: against the reference (and the round trip); a baseline: against the first backend's
   // spectrum. Unset (check "skipped") when not checked.

@@ -25,10 +25,13 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "a2a/fft/aligned.hpp"
+#include "a2a/fft/ways.hpp"
 #include "fftw.hpp"
 #include "trial.hpp"
 
@@ -102,6 +105,19 @@ class ColumnFfts {
   std::string name() const { return name(way_); }
   static std::string name(std::int64_t way) {
     return way == strided ? "strided" : "panels of " + std::to_string(way);
+  }
+  // The way as the remembered ways keep it (ways.hpp): "strided" or the panel width; and back
+  // (none for text that names no way).
+  static std::string remembered_name(std::int64_t way) {
+    return way == strided ? "strided" : std::to_string(way);
+  }
+  static std::optional<std::int64_t> from_remembered(const std::string& text) {
+    if (text == "strided") return strided;
+    if (text.empty() || text.size() > 5 || text.find_first_not_of("0123456789") != text.npos)
+      return std::nullopt;
+    const std::int64_t width = std::stoll(text);
+    if (width == 0) return std::nullopt;
+    return width;
   }
   bool planned() const {
     if (len_ == 0 || cols_ == 0) return true;
@@ -247,5 +263,27 @@ class ColumnFfts {
   std::int64_t way_ = 0;
   std::vector<std::pair<std::int64_t, Plans>> plans_;
 };
+
+// A ColumnFfts whose choice is kept with the wisdom under `key` (ways.hpp): a remembered way
+// among the candidates is taken untimed; where the ways were timed, the winner is remembered.
+// Collective over comm, as the constructor.
+template <typename Real>
+std::unique_ptr<ColumnFfts<Real>> remembered_columns(
+    const std::string& key, std::int64_t len, std::int64_t cols, int sign, unsigned flags,
+    std::complex<Real>* trial, std::complex<Real>* trial_out, MPI_Comm comm,
+    typename ColumnFfts<Real>::Candidates candidates = ColumnFfts<Real>::Candidates::all) {
+  using Columns = ColumnFfts<Real>;
+  const bool measuring = (flags & (FFTW_ESTIMATE | FFTW_WISDOM_ONLY)) == 0;
+  std::vector<std::int64_t> only;
+  if (const auto text = ways::recall(key)) {
+    const auto way = Columns::from_remembered(*text);
+    if (way && !(*way == Columns::strided && candidates == Columns::Candidates::panels))
+      only = {*way};
+  }
+  auto fft =
+      std::make_unique<Columns>(len, cols, sign, flags, trial, trial_out, comm, only, candidates);
+  if (measuring && only.empty()) ways::remember(key, Columns::remembered_name(fft->way()));
+  return fft;
+}
 
 }  // namespace a2a::fft

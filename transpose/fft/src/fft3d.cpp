@@ -46,15 +46,10 @@ std::string fused_auto(const std::string& backend, int chunks) {
 // precision, the transform, the grid, the process grid, the pipeline and FFTW's planner.
 template <typename Real>
 std::string ways_key(const Options& o) {
-  const unsigned planner = o.fftw_flags & ~FFTW_WISDOM_ONLY;  // wisdom-only runs MEASURE's plans
-  const char* planned = (planner & FFTW_EXHAUSTIVE) == FFTW_EXHAUSTIVE ? "exhaustive"
-                        : (planner & FFTW_PATIENT) == FFTW_PATIENT     ? "patient"
-                        : (planner & FFTW_ESTIMATE) != 0               ? "estimate"
-                                                                       : "measure";
   return std::string(sizeof(Real) == sizeof(double) ? "double" : "float") +
          (o.r2c ? " r2c " : " c2c ") + std::to_string(o.n[0]) + "x" + std::to_string(o.n[1]) + "x" +
          std::to_string(o.n[2]) + " on " + std::to_string(o.p1) + "x" + std::to_string(o.p2) +
-         " chunks " + std::to_string(o.chunks) + " " + planned;
+         " chunks " + std::to_string(o.chunks) + " " + ways::planner_name(o.fftw_flags);
 }
 
 // The way remembered for `key` (ways.hpp) as a chooser's `only` (one way: untimed), or none:
@@ -247,23 +242,10 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
       planned = planned && x_to_yxz_ != nullptr && x_from_yxz_ != nullptr;
     }
   } else {
-    using Columns = ColumnFfts<Real>;
     auto x_ffts = [&](int sign) {
       const std::string stage = key + (sign == FFTW_FORWARD ? ": x forward" : ": x backward");
-      const auto only = recalled<std::int64_t>(stage, [](const std::string& w) {
-        std::optional<std::int64_t> way;
-        if (w == "strided") way = Columns::strided;
-        if (!w.empty() && w.find_first_not_of("0123456789") == std::string::npos && w.size() < 6)
-          way = std::stoll(w);
-        if (way == 0 && w != "strided") way.reset();
-        return way;
-      });
-      auto fft = std::make_unique<Columns>(x_box.extent(0), x_columns, sign, flags_, work0_.data(),
-                                           work1_.data(), comm, only);
-      if (measuring && only.empty()) {
-        ways::remember(stage,
-                       fft->way() == Columns::strided ? "strided" : std::to_string(fft->way()));
-      }
+      auto fft = remembered_columns<Real>(stage, x_box.extent(0), x_columns, sign, flags_,
+                                          work0_.data(), work1_.data(), comm);
       planned = planned && fft->planned();
       return fft;
     };

@@ -74,11 +74,13 @@ SixStep::SixStep(MPI_Comm comm, std::int64_t n1, std::int64_t n2, const std::str
     }
   }
   // Planned and timed on a_ and send_ (both hold n1 x w; step 5 runs in place on a_ only).
-  using Columns = ColumnFfts<double>;
-  fft_n1_ =
-      std::make_unique<Columns>(n1, w, FFTW_FORWARD, fftw_flags, a_.data(), send_.data(), comm,
-                                std::vector<std::int64_t>{}, Columns::Candidates::panels);
-  fft_n2_ = std::make_unique<Columns>(n2, h, FFTW_FORWARD, fftw_flags, a_.data(), a_.data(), comm);
+  // Their ways are kept with the wisdom (ways.hpp) under what the choice depends on.
+  const std::string key = "six-step " + std::to_string(n1) + "x" + std::to_string(n2) + " on " +
+                          std::to_string(procs) + " " + ways::planner_name(fftw_flags);
+  fft_n1_ = remembered_columns<double>(key + ": step 2", n1, w, FFTW_FORWARD, fftw_flags, a_.data(),
+                                       send_.data(), comm, ColumnFfts<double>::Candidates::panels);
+  fft_n2_ = remembered_columns<double>(key + ": step 5", n2, h, FFTW_FORWARD, fftw_flags, a_.data(),
+                                       a_.data(), comm);
   // Every rank learns whether every rank planned (FFTW_WISDOM_ONLY may fail on some only).
   int planned = fft_n1_->planned() && fft_n2_->planned();
   MPI_Allreduce(MPI_IN_PLACE, &planned, 1, MPI_INT, MPI_LAND, comm);
@@ -132,6 +134,10 @@ void SixStep::twiddle_panel_into_send(std::int64_t c0, std::int64_t m, const Com
 
 std::string SixStep::backends() const {
   return t1_->plan().name() + (t1_->uniform() ? " (uniform)" : " (vector)");
+}
+
+std::string SixStep::local_transforms() const {
+  return "step 2 " + fft_n1_->name() + ", step 5 " + fft_n2_->name();
 }
 
 }  // namespace a2a::fft

@@ -1,5 +1,7 @@
 #include "a2a/fft/ways.hpp"
 
+#include <fftw3.h>
+
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -59,6 +61,14 @@ void import_text(const std::string& text) {
 void forget_all() {
   std::lock_guard lock(guard());
   store().clear();
+}
+
+std::string planner_name(unsigned fftw_flags) {
+  const unsigned planner = fftw_flags & ~FFTW_WISDOM_ONLY;
+  return (planner & FFTW_EXHAUSTIVE) == FFTW_EXHAUSTIVE ? "exhaustive"
+         : (planner & FFTW_PATIENT) == FFTW_PATIENT     ? "patient"
+         : (planner & FFTW_ESTIMATE) != 0               ? "estimate"
+                                                        : "measure";
 }
 
 }  // namespace a2a::fft::ways

@@ -57,6 +57,8 @@ class SixStep {
 
   double transpose_seconds = 0, compute_seconds = 0;
   std::string backends() const;
+  // The column ways of steps 2 and 5 (columns.hpp), e.g. "step 2 panels of 64, step 5 strided".
+  std::string local_transforms() const;
 
  private:
   void twiddle_panel_into_send(std::int64_t c0, std::int64_t m, const Complex* panel);

@@ -21,5 +21,8 @@ void remember(const std::string& key, const std::string& way);
 std::string export_text();
 void import_text(const std::string& text);
 void forget_all();  // the tests
+// FFTW's planner in `fftw_flags` as a key's word: "estimate", "measure", "patient" or
+// "exhaustive" (wisdom-only runs MEASURE's plans: "measure").
+std::string planner_name(unsigned fftw_flags);
 
 }  // namespace a2a::fft::ways
