@@ -15,11 +15,13 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,8 @@
 namespace {
 
 using Complex = std::complex<double>;
+using Array = a2a::fft::AlignedVector<Complex>;
+using Grid = std::array<std::int64_t, 3>;
 
 struct Series {
   std::string name;
@@ -40,148 +44,156 @@ struct Series {
 };
 
 template <typename T>
-double max_error(const std::vector<T>& a, const std::vector<T>& b) {
+double max_error(const T& a, const T& b) {
   double e = 0;
   for (std::size_t i = 0; i < a.size(); ++i)
     e = std::max(e, std::abs(a[i] - b[i]));
   return e;
 }
 
-}  // namespace
+// Deterministic input values, the same for every series.
+std::vector<double> seeded(std::size_t size) {
+  std::vector<double> v(size);
+  for (std::size_t i = 0; i < size; ++i)
+    v[i] = std::sin(0.001 * static_cast<double>(i * 7919 + 1));
+  return v;
+}
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int procs = 1, rank = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &procs);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const std::int64_t n = argc > 1 ? std::atoll(argv[1]) : 64;
-  const int iters = argc > 2 ? std::atoi(argv[2]) : 20;
-  const std::string planner = argc > 3 ? argv[3] : "estimate";
-  if (n < 2 || iters < 1 || (planner != "estimate" && planner != "measure")) {
-    if (rank == 0) std::fprintf(stderr, "usage: a2a_box_ffts N [ITERS] [estimate|measure]\n");
-    MPI_Finalize();
-    return 2;
+// A pair of a2a plans' series over arrays of its own: input, spectrum, round trip.
+template <typename In>
+struct Transformed {
+  a2a::fft::AlignedVector<In> in, spectrum, back;
+};
+
+// The library's series: Fft3d and BoxFft (c2c, a batch of 3, DCT-II), slabs in and FFTW-MPI's
+// transposed spectrum out, every plan with `flags`.
+class LibrarySeries {
+ public:
+  LibrarySeries(const Grid& grid, unsigned flags, const std::vector<double>& seeds) {
+    int procs = 1, rank = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &procs);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const a2a::Box slab = a2a::fft::slab_box(grid, procs, rank);
+    const a2a::Box y_slab = a2a::fft::slab_box(grid, procs, rank, 1);
+    const auto in_count = static_cast<std::size_t>(slab.count());
+    const auto count = std::max(in_count, static_cast<std::size_t>(y_slab.count()));
+    a2a::fft::Options o3;
+    o3.n = grid;
+    o3.p1 = procs;
+    o3.fftw_flags = flags;
+    fft3d_ = std::make_unique<a2a::fft::Fft3d<double>>(MPI_COMM_WORLD, o3);
+    a2a::fft::BoxOptions ob;
+    ob.n = grid;
+    ob.in = slab;
+    ob.out = y_slab;
+    ob.out_order = {1, 0, 2};
+    ob.fftw_flags = flags;
+    box_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, ob);
+    a2a::fft::BoxOptions o_batch = ob;
+    o_batch.batch = 3;
+    batch_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_batch);
+    a2a::fft::BoxOptions o_dct = ob;
+    o_dct.kinds = {a2a::fft::Kind::dct2, a2a::fft::Kind::dct2, a2a::fft::Kind::dct2};
+    dct_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_dct);
+    single_ = complex_arrays(seeds, in_count, count);
+    triple_ = complex_arrays(seeds, 3 * in_count, 3 * count);
+    real_.in.assign(seeds.begin(), seeds.begin() + static_cast<std::ptrdiff_t>(in_count));
+    real_.spectrum.resize(count);
+    real_.back.resize(in_count);
   }
-  const std::array<std::int64_t, 3> grid{n, n, n};
-  const a2a::Box slab = a2a::fft::slab_box(grid, procs, rank);
-  const a2a::Box y_slab = a2a::fft::slab_box(grid, procs, rank, 1);
-  const auto count = static_cast<std::size_t>(std::max(slab.count(), y_slab.count()));
-  auto random = [&](std::size_t size, std::size_t seed) {
-    std::vector<double> v(size);
-    for (std::size_t i = 0; i < size; ++i)
-      v[i] = std::sin(0.001 * static_cast<double>(i * 7919 + seed));
-    return v;
-  };
 
-  const unsigned flags = planner == "measure" ? FFTW_MEASURE : FFTW_ESTIMATE;
-  a2a::fft::Options o3;
-  o3.n = grid;
-  o3.p1 = procs;
-  o3.fftw_flags = flags;
-  a2a::fft::Fft3d<double> fft3d(MPI_COMM_WORLD, o3);
-  a2a::fft::BoxOptions ob;
-  ob.n = grid;
-  ob.in = slab;
-  ob.out = y_slab;
-  ob.out_order = {1, 0, 2};
-  ob.fftw_flags = flags;
-  a2a::fft::BoxFft<double> box(MPI_COMM_WORLD, ob);
-  a2a::fft::BoxOptions o_batch = ob;
-  o_batch.batch = 3;
-  a2a::fft::BoxFft<double> batch(MPI_COMM_WORLD, o_batch);
-  a2a::fft::BoxOptions o_dct = ob;
-  o_dct.kinds = {a2a::fft::Kind::dct2, a2a::fft::Kind::dct2, a2a::fft::Kind::dct2};
-  a2a::fft::BoxFft<double> dct(MPI_COMM_WORLD, o_dct);
+  void add_to(std::vector<Series>& series) {
+    series.push_back(of("fft3d_c2c", *fft3d_, single_));
+    series.push_back(of("box_c2c", *box_, single_));
+    series.push_back(of("box_c2c_x3", *batch_, triple_));
+    series.push_back(of("box_dct2", *dct_, real_));
+  }
 
-  using Array = a2a::fft::AlignedVector<Complex>;
-  const auto seeds = random(2 * count * 3, 1);
-  auto complex_input = [&](std::size_t size) {
-    Array a(size);
-    for (std::size_t i = 0; i < size; ++i)
-      a[i] = {seeds[2 * i], seeds[2 * i + 1]};
-    return a;
-  };
-  const auto in_count = static_cast<std::size_t>(slab.count());
-  Array u = complex_input(in_count), s(count), back(in_count);
-  Array u3 = complex_input(3 * in_count), s3(3 * count), back3(3 * in_count);
-  a2a::fft::AlignedVector<double> r(in_count), rs(count), rback(in_count);
-  std::copy_n(seeds.begin(), in_count, r.begin());
-  std::vector<Series> series;
-  series.push_back({"fft3d_c2c",
-                    [&] {
-                      fft3d.forward(u.data(), s.data());
-                      fft3d.backward(s.data(), back.data());
-                    },
-                    [&] {
-                      return max_error(std::vector<Complex>(u.begin(), u.end()),
-                                       std::vector<Complex>(back.begin(), back.end()));
-                    },
-                    {}});
-  series.push_back({"box_c2c",
-                    [&] {
-                      box.forward(u.data(), s.data());
-                      box.backward(s.data(), back.data());
-                    },
-                    [&] {
-                      return max_error(std::vector<Complex>(u.begin(), u.end()),
-                                       std::vector<Complex>(back.begin(), back.end()));
-                    },
-                    {}});
-  series.push_back({"box_c2c_x3",
-                    [&] {
-                      batch.forward(u3.data(), s3.data());
-                      batch.backward(s3.data(), back3.data());
-                    },
-                    [&] {
-                      return max_error(std::vector<Complex>(u3.begin(), u3.end()),
-                                       std::vector<Complex>(back3.begin(), back3.end()));
-                    },
-                    {}});
-  series.push_back({"box_dct2",
-                    [&] {
-                      dct.forward(r.data(), rs.data());
-                      dct.backward(rs.data(), rback.data());
-                    },
-                    [&] {
-                      return max_error(std::vector<double>(r.begin(), r.end()),
-                                       std::vector<double>(rback.begin(), rback.end()));
-                    },
-                    {}});
+ private:
+  static Transformed<Complex> complex_arrays(const std::vector<double>& seeds, std::size_t in,
+                                             std::size_t out) {
+    Transformed<Complex> t{Array(in), Array(out), Array(in)};
+    for (std::size_t i = 0; i < in; ++i)
+      t.in[i] = {seeds[2 * i], seeds[2 * i + 1]};
+    return t;
+  }
+  template <typename Plan, typename In>
+  static Series of(const std::string& name, Plan& plan, Transformed<In>& t) {
+    return {name,
+            [&plan, &t] {
+              plan.forward(t.in.data(), t.spectrum.data());
+              plan.backward(t.spectrum.data(), t.back.data());
+            },
+            [&t] { return max_error(t.in, t.back); },
+            {}};
+  }
+
+  std::unique_ptr<a2a::fft::Fft3d<double>> fft3d_;
+  std::unique_ptr<a2a::fft::BoxFft<double>> box_, batch_, dct_;
+  Transformed<Complex> single_, triple_;
+  Transformed<double> real_;
+};
+
 #ifdef A2A_WITH_FFTW_MPI
-  // FFTW-MPI's slab, spectrum transposed ([y][x][z] over y-slabs), out of place: its own
-  // distribution (ceil(n/P) planes), arrays from its local_size.
-  fftw_mpi_init();
-  ptrdiff_t local_n0 = 0, local_0_start = 0, local_n1 = 0, local_1_start = 0;
-  const ptrdiff_t alloc = fftw_mpi_local_size_3d_transposed(
-      n, n, n, MPI_COMM_WORLD, &local_n0, &local_0_start, &local_n1, &local_1_start);
-  fftw_complex* f_in = fftw_alloc_complex(static_cast<std::size_t>(alloc));
-  fftw_complex* f_out = fftw_alloc_complex(static_cast<std::size_t>(alloc));
-  fftw_complex* f_back = fftw_alloc_complex(static_cast<std::size_t>(alloc));
-  fftw_plan f_forward = fftw_mpi_plan_dft_3d(n, n, n, f_in, f_out, MPI_COMM_WORLD, FFTW_FORWARD,
-                                             flags | FFTW_MPI_TRANSPOSED_OUT);
-  fftw_plan f_backward = fftw_mpi_plan_dft_3d(n, n, n, f_out, f_back, MPI_COMM_WORLD, FFTW_BACKWARD,
-                                              flags | FFTW_MPI_TRANSPOSED_IN);
-  const auto f_count = static_cast<std::size_t>(local_n0 * n * n);
-  std::vector<Complex> f_input(f_count);
-  for (std::size_t i = 0; i < f_count; ++i)
-    f_input[i] = {seeds[2 * i % seeds.size()], seeds[(2 * i + 1) % seeds.size()]};
-  std::copy_n(reinterpret_cast<const double*>(f_input.data()), 2 * f_count,
-              reinterpret_cast<double*>(f_in));
-  const double total = static_cast<double>(n * n * n);
-  series.push_back({"fftw_mpi_c2c",
-                    [&] {
-                      fftw_execute(f_forward);
-                      fftw_execute(f_backward);
-                    },
-                    [&] {
-                      double e = 0;
-                      for (std::size_t i = 0; i < f_count; ++i)
-                        e = std::max(
-                            e, std::abs(Complex(f_back[i][0], f_back[i][1]) / total - f_input[i]));
-                      return e;
-                    },
-                    {}});
+// FFTW-MPI's slab, spectrum transposed ([y][x][z] over y-slabs), out of place: its own
+// distribution (ceil(n/P) planes), arrays from its local_size.
+class FftwMpiSeries {
+ public:
+  FftwMpiSeries(const Grid& grid, unsigned flags, const std::vector<double>& seeds) {
+    fftw_mpi_init();
+    const auto [n0, n1, n2] = grid;
+    ptrdiff_t local_n0 = 0, local_0_start = 0, local_n1 = 0, local_1_start = 0;
+    const ptrdiff_t alloc = fftw_mpi_local_size_3d_transposed(
+        n0, n1, n2, MPI_COMM_WORLD, &local_n0, &local_0_start, &local_n1, &local_1_start);
+    for (fftw_complex*& a : arrays_)
+      a = fftw_alloc_complex(static_cast<std::size_t>(alloc));
+    auto [in, out, back] = arrays_;
+    forward_ = fftw_mpi_plan_dft_3d(n0, n1, n2, in, out, MPI_COMM_WORLD, FFTW_FORWARD,
+                                    flags | FFTW_MPI_TRANSPOSED_OUT);
+    backward_ = fftw_mpi_plan_dft_3d(n0, n1, n2, out, back, MPI_COMM_WORLD, FFTW_BACKWARD,
+                                     flags | FFTW_MPI_TRANSPOSED_IN);
+    input_.resize(static_cast<std::size_t>(local_n0 * n1 * n2));
+    for (std::size_t i = 0; i < input_.size(); ++i)
+      input_[i] = {seeds[2 * i % seeds.size()], seeds[(2 * i + 1) % seeds.size()]};
+    std::copy_n(reinterpret_cast<const double*>(input_.data()), 2 * input_.size(),
+                reinterpret_cast<double*>(in));
+    total_ = static_cast<double>(n0 * n1 * n2);
+  }
+  ~FftwMpiSeries() {
+    fftw_destroy_plan(forward_);
+    fftw_destroy_plan(backward_);
+    for (fftw_complex* a : arrays_)
+      fftw_free(a);
+    fftw_mpi_cleanup();
+  }
+  FftwMpiSeries(const FftwMpiSeries&) = delete;
+
+  Series series() {
+    return {"fftw_mpi_c2c",
+            [this] {
+              fftw_execute(forward_);
+              fftw_execute(backward_);
+            },
+            [this] {
+              const fftw_complex* back = arrays_[2];
+              double e = 0;
+              for (std::size_t i = 0; i < input_.size(); ++i)
+                e = std::max(e, std::abs(Complex(back[i][0], back[i][1]) / total_ - input_[i]));
+              return e;
+            },
+            {}};
+  }
+
+ private:
+  std::array<fftw_complex*, 3> arrays_{};  // in, out, back
+  fftw_plan forward_ = nullptr, backward_ = nullptr;
+  std::vector<Complex> input_;
+  double total_ = 1;
+};
 #endif
+
+// Every series once per round, in turn, between barriers: the slowest rank's time (us).
+void time_rounds(std::vector<Series>& series, int iters) {
   for (int round = -2; round < iters; ++round) {  // two warm-up rounds
     for (Series& x : series) {
       MPI_Barrier(MPI_COMM_WORLD);
@@ -192,28 +204,62 @@ int main(int argc, char** argv) {
       if (round >= 0) x.us.push_back(t * 1e6);
     }
   }
+}
+
+// One JSON line per series (rank 0): the median, each round's time, the round trip's error.
+void report(std::vector<Series>& series, std::int64_t n) {
+  int procs = 1, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &procs);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   for (Series& x : series) {
     double error = x.error();
     MPI_Allreduce(MPI_IN_PLACE, &error, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     std::vector<double> sorted = x.us;
     std::sort(sorted.begin(), sorted.end());
-    if (rank == 0) {
-      std::printf(
-          "{\"series\": \"%s\", \"n\": %lld, \"procs\": %d, \"median_us\": %.2f, "
-          "\"round_trip_error\": %.3g, \"us\": [",
-          x.name.c_str(), static_cast<long long>(n), procs, sorted[sorted.size() / 2], error);
-      for (std::size_t i = 0; i < x.us.size(); ++i)
-        std::printf("%s%.2f", i ? ", " : "", x.us[i]);
-      std::printf("]}\n");
-    }
+    if (rank != 0) continue;
+    std::printf(
+        "{\"series\": \"%s\", \"n\": %lld, \"procs\": %d, \"median_us\": %.2f, "
+        "\"round_trip_error\": %.3g, \"us\": [",
+        x.name.c_str(), static_cast<long long>(n), procs, sorted[sorted.size() / 2], error);
+    for (std::size_t i = 0; i < x.us.size(); ++i)
+      std::printf("%s%.2f", i ? ", " : "", x.us[i]);
+    std::printf("]}\n");
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const std::int64_t n = argc > 1 ? std::atoll(argv[1]) : 64;
+  const int iters = argc > 2 ? std::atoi(argv[2]) : 20;
+  const std::string planner = argc > 3 ? argv[3] : "estimate";
+  if (n < 2 || iters < 1 || (planner != "estimate" && planner != "measure")) {
+    if (rank == 0) std::fprintf(stderr, "usage: a2a_box_ffts N [ITERS] [estimate|measure]\n");
+    MPI_Finalize();
+    return 2;
+  }
+  const Grid grid{n, n, n};
+  const unsigned flags = planner == "measure" ? FFTW_MEASURE : FFTW_ESTIMATE;
+  int procs = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &procs);
+  const std::int64_t largest = std::max(a2a::fft::slab_box(grid, procs, rank).count(),
+                                        a2a::fft::slab_box(grid, procs, rank, 1).count());
+  // Enough for 3 complex fields of this rank's larger box.
+  const std::vector<double> seeds = seeded(static_cast<std::size_t>(6 * largest));
+  {
+    std::vector<Series> series;
+    LibrarySeries library(grid, flags, seeds);
+    library.add_to(series);
 #ifdef A2A_WITH_FFTW_MPI
-  fftw_destroy_plan(f_forward);
-  fftw_destroy_plan(f_backward);
-  for (fftw_complex* a : {f_in, f_out, f_back})
-    fftw_free(a);
-  fftw_mpi_cleanup();
+    FftwMpiSeries fftw_mpi(grid, flags, seeds);
+    series.push_back(fftw_mpi.series());
 #endif
+    time_rounds(series, iters);
+    report(series, n);
+  }
   MPI_Finalize();
   return 0;
 }
