@@ -11,6 +11,7 @@
 #include "a2a/fft/ways.hpp"
 #include "a2a/spec.hpp"
 #include "columns.hpp"
+#include "fft3d_logic.hpp"
 #include "fftw.hpp"
 #include "planes.hpp"
 #include "trial.hpp"
@@ -52,40 +53,9 @@ std::string ways_key(const Options& o) {
          " chunks " + std::to_string(o.chunks) + " " + ways::planner_name(o.fftw_flags);
 }
 
-// The way remembered for `key` (ways.hpp) as a chooser's `only` (one way: untimed), or none:
-// choose. The same on every rank (so is the store).
-template <typename T, typename Parse>
-std::vector<T> recalled(const std::string& key, const Parse& parse) {
-  if (const auto way = ways::recall(key)) {
-    if (const std::optional<T> parsed = parse(*way)) return {*parsed};
-  }
-  return {};
-}
 }  // namespace
 
 namespace {
-
-// What is wrong with options o on a communicator of `procs` ranks ("" if nothing): local.
-std::string options_problem(const Options& o, int procs) {
-  const auto grid = [](std::initializer_list<std::int64_t> extents) {
-    std::string text;
-    for (std::int64_t e : extents) {
-      if (!text.empty()) text += 'x';
-      text += std::to_string(e);
-    }
-    return text;
-  };
-  if (std::any_of(o.n.begin(), o.n.end(), [](std::int64_t n) { return n < 1; })) {
-    return "a2a::fft: grid " + grid({o.n[0], o.n[1], o.n[2]}) +
-           ": every dimension must be at least 1";
-  }
-  if (o.p1 < 1 || o.p2 < 1 || static_cast<long long>(o.p1) * o.p2 != procs) {
-    return "a2a::fft: process grid " + grid({o.p1, o.p2}) +
-           " does not have P=" + std::to_string(procs) + " ranks";
-  }
-  if (o.chunks < 1) return "a2a::fft: chunks must be at least 1";
-  return "";
-}
 
 // Options as text, to compare every rank's with rank 0's.
 std::string options_text(const Options& o) {
@@ -105,315 +75,49 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   MPI_Comm_rank(comm, &rank);
   // Every rank throws the same error, or none does: a bad option on one rank hangs no other.
   const bool as_root = root_value(comm, options_text(o)) == options_text(o);  // every rank calls it
-  std::string problem = options_problem(o, procs);
+  std::string problem = logic::options_problem(o, procs);
   if (problem.empty() && !as_root) {
     problem = "a2a::fft: rank " + std::to_string(rank) + "'s options differ from rank 0's";
   }
   if (const std::string agreed = agree_on_error(comm, problem); !agreed.empty()) {
     throw Error(agreed);
   }
-  for (auto n : o.n)
-    total_ *= n;
-  const int r1 = rank / o.p2, r2 = rank % o.p2;
-  // The complex grid: with r2c, n2/2 + 1 points along z.
-  const std::array<std::int64_t, 3> n = spectrum_shape(o.n, o.r2c);
-  auto part = [](std::int64_t len, int parts, int i) {
-    return std::pair{block_start(len, parts, i), block_start(len, parts, i + 1)};
-  };
-  const auto [x0, x1] = part(n[0], o.p1, r1);
-  const auto [y0, y1] = part(n[1], o.p2, r2);
-  const auto [z0, z1] = part(n[2], o.p2, r2);
-  const auto [yy0, yy1] = part(n[1], o.p1, r1);
-  boxes_[0] = Box{{x0, y0, 0}, {x1, y1, n[2]}};  // z-pencils
-  real_box_ = Box{{x0, y0, 0}, {x1, y1, o.n[2]}};
-  boxes_[1] = Box{{x0, 0, z0}, {x1, n[1], z1}};    // y-pencils
-  boxes_[2] = Box{{0, yy0, z0}, {n[0], yy1, z1}};  // x-pencils
-  MPI_Comm_split(comm, r1, r2, &row_);
-  MPI_Comm_split(comm, r2, r1, &col_);
+  const logic::Fft3dPlan plan = logic::plan_fft3d(o, procs, rank);
+  total_ = plan.total;
+  boxes_ = plan.boxes;
+  real_box_ = plan.real_box;
+  slab_2d_ = plan.slab_2d;
+  whole_3d_ = plan.whole_3d;
+  yxz_ = plan.yxz;
+  work0_.resize(plan.work_elements);
+  work1_.resize(plan.work_elements);
+  MPI_Comm_split(comm, plan.row, plan.column, &row_);
+  MPI_Comm_split(comm, plan.column, plan.row, &col_);
   MPI_Comm_rank(col_, &col_rank_);
-  std::size_t most = 0;
-  for (const Box& b : boxes_)
-    most = std::max(most, static_cast<std::size_t>(b.count()));
-  work0_.resize(most);
-  work1_.resize(most);
-
-  // A slab (P x 1) has all of y and z on every rank: stages 0 and 1 are one 2D transform,
-  // unless the y transform is pipelined with the exchange.
-  slab_2d_ = o.p2 == 1 && o.chunks == 1;
-  // One rank holds the whole grid: one 3D FFTW plan each way, FFTW's own best.
-  whole_3d_ = procs == 1 && o.chunks == 1;
-  int col_size = 1;
-  MPI_Comm_size(col_, &col_size);
-  // One rank per column (P = 1, or a 1 x P grid): y- and x-pencils are the same box, and the
-  // x transforms go straight from the one to the other.
-  const bool x_local = col_size == 1;
-  bool planned = true;
-  const std::string second = o.backend2.empty() ? o.backend : o.backend2;
-  // The steps: z <-> y in chunks along x, y <-> x in chunks along z. The x transforms run on
-  // column panels (ColumnFfts) beside the whole y <-> x steps, and on each chunk's lines
-  // (FFTW guru plans) when that step is pipelined.
-  if (o.p2 > 1) {
-    make_step(zy_, row_,
-              {.from = 0, .to = 1, .cut = 0, .before = {}, .after = 1, .sign = FFTW_FORWARD},
-              o.chunks, o.backend, planned);
-    // Backward, a pipelined c2c transforms z on each chunk as it arrives.
-    std::optional<int> z_after;
-    if (!o.r2c && o.chunks > 1) z_after = 0;
-    make_step(yz_, row_,
-              {.from = 1, .to = 0, .cut = 0, .before = {}, .after = z_after, .sign = FFTW_BACKWARD},
-              o.chunks, o.backend, planned);
-  }
-  const bool slab_y = o.p2 == 1 && !slab_2d_;  // a slab's y transform, beside y <-> x
-  const bool x_in_chunks = o.chunks > 1 && !x_local;
-  yx_.local = xy_.local = x_local;
-  std::optional<int> y_before, x_after, y_after;
-  if (slab_y) y_before = 1;
-  if (x_in_chunks) x_after = 2;
-  if (!slab_2d_) y_after = 1;
-  make_step(
-      yx_, col_,
-      {.from = 1, .to = 2, .cut = 2, .before = y_before, .after = x_after, .sign = FFTW_FORWARD},
-      o.chunks, second, planned);
-  make_step(xy_, col_,
-            {.from = 2, .to = 1, .cut = 2, .before = {}, .after = y_after, .sign = FFTW_BACKWARD},
-            o.chunks, second, planned);
-  const Box& x_box = boxes_[2];
-  const std::int64_t x_columns = x_box.extent(1) * x_box.extent(2);
+  make_steps(plan);
   // The local ways timed at plan time are remembered with the wisdom (ways.hpp), by this key.
-  const std::string key = ways_key<Real>(o);
-  const bool measuring = (flags_ & (FFTW_ESTIMATE | FFTW_WISDOM_ONLY)) == 0;
-  using Planes = PlaneFfts<Real>;
-  using Way = typename Planes::Way;
-  // A plane-at-a-time stage (planes.hpp) whose way is timed among `candidates` (empty: every
-  // way), or remembered for `stage`: a remembered way among the candidates is taken untimed, a
-  // timed one is remembered.
-  auto planes_ffts = [&](const std::string& stage, const typename Planes::Plane& shape,
-                         std::int64_t count, int sign, std::vector<Way> candidates, Complex* src,
-                         Complex* dst, bool src_is_scratch, Real scale,
-                         typename Planes::Use use = Planes::Use::run) {
-    const bool timed = measuring && o.planes_way.empty() && candidates.size() != 1;
-    const auto only = recalled<Way>(key + ": " + stage, [](const std::string& w) {
-      std::optional<Way> way;
-      try {
-        way = Planes::named(w);
-      } catch (const std::invalid_argument&) {
-      }
-      return way;
-    });
-    const bool recalled_way = timed && !only.empty() &&
-                              (candidates.empty() || std::find(candidates.begin(), candidates.end(),
-                                                               only[0]) != candidates.end());
-    if (recalled_way) candidates = only;
-    auto fft = std::make_unique<Planes>(shape, count, sign, flags_, src, dst, src_is_scratch, comm,
-                                        candidates, scale, use);
-    if (timed && !recalled_way) ways::remember(key + ": " + stage, Planes::name(fft->way()));
-    planned = planned && fft->planned();
-    return fft;
-  };
-  // A slab's x-pencils (its transposed spectrum) are [y][x][z], FFTW-MPI's transposed layout:
-  // each y-plane's x transforms are lines nz apart with z the unit-stride vector, in a plane
-  // that fits in cache; a2a's row-major [x][y][z] has them n1 nz / P apart. Pencils, a natural
-  // spectrum (exchanged on as [x][y][z]) and pipelined slabs keep [x][y][z].
-  yxz_ = slab_2d_ && !x_local && !(o.natural_spectrum && procs > 1);
-  if (yxz_) {
-    const int nx = static_cast<int>(n[0]), nz = static_cast<int>(n[2]);
-    const int ny = static_cast<int>(x_box.extent(1));
-    const auto plane = Planes::Plane::columns(nx, nz);
-    const Real scale = Real(1) / static_cast<Real>(total_);
-    x_planes_forward_ = planes_ffts("x forward, y-planes", plane, ny, FFTW_FORWARD, {},
-                                    work0_.data(), work1_.data(), false, 1);
-    x_planes_backward_ = planes_ffts("x backward, y-planes", plane, ny, FFTW_BACKWARD, {},
-                                     work0_.data(), work1_.data(), false, scale);
-    // From and to [x][y][z], where the exchange delivers or takes that (not fused): one plan
-    // that transforms and transposes, work1_ to work0_.
-    if (ny > 0) {
-      using F = Fftw<Real>;
-      auto* from = reinterpret_cast<typename F::complex*>(work1_.data());
-      auto* to = reinterpret_cast<typename F::complex*>(work0_.data());
-      const Iodim<Real> to_yxz{nx, ny * nz, nz}, from_yxz{nx, nz, ny * nz};
-      const Iodim<Real> to_how[2] = {{ny, nz, nx * nz}, {nz, 1, 1}};
-      const Iodim<Real> from_how[2] = {{ny, nx * nz, nz}, {nz, 1, 1}};
-      x_to_yxz_ =
-          reinterpret_cast<void*>(F::guru(1, &to_yxz, 2, to_how, from, to, FFTW_FORWARD, flags_));
-      x_from_yxz_ = reinterpret_cast<void*>(
-          F::guru(1, &from_yxz, 2, from_how, from, to, FFTW_BACKWARD, flags_));
-      step_plans_.push_back(x_to_yxz_);
-      step_plans_.push_back(x_from_yxz_);
-      planned = planned && x_to_yxz_ != nullptr && x_from_yxz_ != nullptr;
-    }
-  } else {
-    auto x_ffts = [&](int sign) {
-      const std::string stage = key + (sign == FFTW_FORWARD ? ": x forward" : ": x backward");
-      auto fft = remembered_columns<Real>(stage, x_box.extent(0), x_columns, sign, flags_,
-                                          work0_.data(), work1_.data(), comm);
-      planned = planned && fft->planned();
-      return fft;
-    };
-    if (!x_in_chunks && !whole_3d_) x_forward_ = x_ffts(FFTW_FORWARD);
-    if (!whole_3d_) x_backward_ = x_ffts(FFTW_BACKWARD);
-  }
-
-  // Whether a slab's transposes could be fused with its plane transforms (plan_fusion): the
-  // transposes single-copy and unchunked, and the x transforms on panels beside them.
-  const bool fuse_forward = slab_2d_ && !yx_.local && yx_.parts.size() == 1 &&
-                            (x_forward_ || x_planes_forward_) && yx_.parts[0].direct();
-  const bool fuse_backward = slab_2d_ && !xy_.local && xy_.parts.size() == 1 &&
-                             xy_.before.empty() && xy_.after.empty() && xy_.parts[0].pulls();
-
-  // Out of place, whole box: the forward z transform (y and z on a slab) from the caller's
-  // array into work0_, and the backward one from the last work array into the caller's.
-  using F = Fftw<Real>;
-  auto* data = reinterpret_cast<typename F::complex*>(work0_.data());
-  auto* other = reinterpret_cast<typename F::complex*>(work1_.data());
-  auto whole = [&](const Box& b, int sign, typename F::complex* in, typename F::complex* out) {
-    if (b.empty()) return static_cast<void*>(nullptr);
-    std::vector<Iodim<Real>> dims, how;
-    if (whole_3d_) {
-      line_dims<Real>(b, -1, -1, 0, 0, how, dims);
-    } else if (slab_2d_) {  // y and z at once: one 2D transform per x-plane
-      line_dims<Real>(b, 0, -1, 0, 0, how, dims);
-    } else {
-      line_dims<Real>(b, 2, -1, 0, 0, dims, how);
-    }
-    void* p = reinterpret_cast<void*>(F::guru(static_cast<int>(dims.size()), dims.data(),
-                                              static_cast<int>(how.size()), how.data(), in, out,
-                                              sign, flags_));
-    if (p == nullptr) planned = false;
-    return p;
-  };
-  if (!o.r2c && whole_3d_) {
-    // In place on the caller's array after a copy: FFTW's out-of-place 3D plans are slower than
-    // its in-place ones by more than the copy costs (docs/records/2026-11-23-fft-series.md).
-    entry_plan_ = whole(boxes_[0], FFTW_FORWARD, data, data);
-    exit_plan_ = whole(boxes_[0], FFTW_BACKWARD, data, data);
-  } else if (!o.r2c && slab_2d_) {
-    // A slab's 2D transforms of its x-planes, the fastest of four ways (planes.hpp): forward
-    // from the caller's array (kept) into work0_, backward from work1_ (scratch) into the
-    // caller's.
-    const std::vector<int> plane{static_cast<int>(n[1]), static_cast<int>(n[2])};
-    const std::int64_t planes = boxes_[0].extent(0);
-    std::vector<Way> entry_way, exit_way;
-    // Where the transposes can be fused with the planes (plan_fusion), the plane-at-a-time
-    // ways do the same work as the others less a pass over memory, which the trials would not
-    // see: they are the candidates (first, where the wisdom decides).
-    const bool wisdom_only = (flags_ & FFTW_WISDOM_ONLY) != 0;
-    if (!o.planes_way.empty()) {
-      exit_way = {PlaneFfts<Real>::named(o.planes_way)};
-      entry_way = {exit_way[0] == Way::in_place_then_copy ? Way::copy_then_in_place : exit_way[0]};
-    } else if ((flags_ & FFTW_ESTIMATE) == 0) {
-      const std::vector<Way> rest = wisdom_only ? std::vector<Way>{Way::whole} : std::vector<Way>{};
-      if (fuse_forward) {
-        entry_way = {Way::copy_then_in_place, Way::per_plane};
-        entry_way.insert(entry_way.end(), rest.begin(), rest.end());
-      }
-      if (fuse_backward) {
-        exit_way = {Way::in_place_then_copy, Way::copy_then_in_place, Way::per_plane};
-        exit_way.insert(exit_way.end(), rest.begin(), rest.end());
-      }
-    }
-    const auto shape = Planes::Plane::dft(plane);
-    entry_planes_ = planes_ffts(fuse_forward ? "planes forward fused" : "planes forward", shape,
-                                planes, FFTW_FORWARD, entry_way, work1_.data(), work0_.data(),
-                                false, 1, fuse_forward ? Planes::Use::scatter : Planes::Use::run);
-    exit_planes_ = planes_ffts(fuse_backward ? "planes backward fused" : "planes backward", shape,
-                               planes, FFTW_BACKWARD, exit_way, work1_.data(), work0_.data(), true,
-                               1, fuse_backward ? Planes::Use::gather : Planes::Use::run);
-    plan_fusion(entry_planes_->fusable(), exit_planes_->fusable());
-  } else if (!o.r2c) {
-    entry_plan_ = whole(boxes_[0], FFTW_FORWARD, other, data);
-    // The backward z transform's input: work1_ on a slab, work0_ after y -> z (the array
-    // backward_to_z returns).
-    if (yz_.after.empty()) {
-      exit_plan_ = yz_.parts.empty() ? whole(boxes_[0], FFTW_BACKWARD, other, data)
-                                     : whole(boxes_[0], FFTW_BACKWARD, data, other);
-    }
-  }
-  if (o.r2c && !real_box_.empty()) {
-    // Stage 0 between the real z-pencils and the complex ones (FFTW's r2c/c2r layouts).
-    real_work_.resize(static_cast<std::size_t>(real_box_.count()));
-    // Strides in reals on the real side, in complex numbers on the other; a slab transforms
-    // y and z at once (FFTW's 2D r2c per x-plane).
-    const int planes = static_cast<int>(real_box_.extent(0)), ny = static_cast<int>(n[1]);
-    const int rows = static_cast<int>(real_box_.extent(0) * real_box_.extent(1));
-    const int nr = static_cast<int>(o.n[2]), nc = static_cast<int>(n[2]);
-    std::vector<Iodim<Real>> r2c_dims{{nr, 1, 1}}, c2r_dims{{nr, 1, 1}};
-    Iodim<Real> r2c_how{rows, nr, nc}, c2r_how{rows, nc, nr};
-    if (whole_3d_) {
-      const int nx = static_cast<int>(n[0]);
-      r2c_dims = {{nx, ny * nr, ny * nc}, {ny, nr, nc}, {nr, 1, 1}};
-      c2r_dims = {{nx, ny * nc, ny * nr}, {ny, nc, nr}, {nr, 1, 1}};
-      r2c_how = {1, 0, 0};
-      c2r_how = {1, 0, 0};
-    } else if (slab_2d_) {
-      r2c_dims = {{ny, nr, nc}, {nr, 1, 1}};
-      c2r_dims = {{ny, nc, nr}, {nr, 1, 1}};
-      r2c_how = {planes, ny * nr, ny * nc};
-      c2r_how = {planes, ny * nc, ny * nr};
-    }
-    const int dims_rank = static_cast<int>(r2c_dims.size());
-    r2c_plan_ = reinterpret_cast<void*>(
-        F::r2c(dims_rank, r2c_dims.data(), 1, &r2c_how, real_work_.data(), data, flags_));
-    c2r_plan_ = reinterpret_cast<void*>(
-        F::c2r(dims_rank, c2r_dims.data(), 1, &c2r_how, data, real_work_.data(), flags_));
-    if (r2c_plan_ == nullptr || c2r_plan_ == nullptr) planned = false;
-    // A slab whose transposes can be fused: one-plane r2c and c2r plans run plane by plane
-    // through a scratch plane, each plane's pieces copied straight from or to the peers'
-    // memory, as the c2c planes do (where every real plane has the first one's alignment).
-    const bool planes_align =
-        (static_cast<std::size_t>(ny) * static_cast<std::size_t>(nr) * sizeof(Real)) % 16 == 0;
-    if ((fuse_forward || fuse_backward) && (flags_ & FFTW_ESTIMATE) == 0 && planes_align) {
-      plane_scratch_.resize(static_cast<std::size_t>(ny) * static_cast<std::size_t>(nc));
-      auto* scratch = reinterpret_cast<typename F::complex*>(plane_scratch_.data());
-      const Iodim<Real> one{1, 0, 0};
-      if (fuse_forward) {
-        r2c_plane_ = reinterpret_cast<void*>(
-            F::r2c(2, r2c_dims.data(), 1, &one, real_work_.data(), scratch, flags_));
-      }
-      if (fuse_backward) {
-        c2r_plane_ = reinterpret_cast<void*>(
-            F::c2r(2, c2r_dims.data(), 1, &one, scratch, real_work_.data(), flags_));
-      }
-      plan_fusion(r2c_plane_ != nullptr, c2r_plane_ != nullptr);
-    }
-  }
-  // Fused on every rank or on none: a fused rank writes its pieces in its peers' layout of the
-  // x-pencils ([y][x][z]), which an unfused peer would read as exchanged ([x][y][z]). (An r2c
-  // rank without x-planes has no plane plans.)
-  if (slab_2d_ && !x_local) {
-    // The push (backward_pushed): c2c on [y][x][z], a single-copy y <-> x step, the planes'
-    // in-place plan and a scratch for the x transforms.
-    int fused[3] = {fused_forward_, fused_backward_, 0};
-    if (yxz_ && !o.r2c && exit_planes_ && exit_planes_->fills() && xy_.parts.size() == 1 &&
-        xy_.parts[0].direct() && (flags_ & FFTW_ESTIMATE) == 0) {
-      fused[2] = x_planes_backward_->prepare_scatter();
-    }
-    MPI_Allreduce(MPI_IN_PLACE, fused, 3, MPI_INT, MPI_LAND, comm);
-    fused_forward_ = fused[0] != 0;
-    fused_backward_ = fused[1] != 0;
-    pushable_ = fused[2] != 0;
-    if (pushable_) {
-      const Redistribution& r = xy_.parts[0];
-      for (int q = 0; q < col_size; ++q) {
-        if (const Box& b = r.send_box(q); !b.empty())
-          push_slices_.push_back({q, b.lo[0], b.extent(0)});
-        if (const Box& b = r.recv_box(q); !b.empty())
-          pull_rows_.push_back({q, b.lo[1], b.extent(1)});
-      }
-      push_targets_.resize(push_slices_.size());
-    }
-  }
+  ways_key_ = ways_key<Real>(o);
+  forced_planes_way_ = o.planes_way;
+  plan_x_transforms(comm, plan);
+  // Whether a slab's transposes can be fused with its plane transforms (plan_fusion): the
+  // shape allows it and the backend is single-copy (its planes ways are chosen for that).
+  const bool fuse_forward = plan.fusable && yx_.parts[0].direct();
+  const bool fuse_backward = plan.fusable && xy_.parts[0].pulls();
+  if (!o.r2c) plan_c2c_ends(comm, plan, fuse_forward, fuse_backward);
+  if (o.r2c && !real_box_.empty()) plan_r2c_ends(plan, o.n[2], fuse_forward, fuse_backward);
+  if (plan.fusable) agree_on_fusion(comm, o.r2c);
   // The spectrum in the input's layout: one exchange among all ranks between the x-pencils
   // and the z-pencils, with the second transpose's backend (on one rank the two are one box).
-  if (o.natural_spectrum && procs > 1) {
+  if (plan.natural) {
     natural_ = true;
     natural_work_.resize(static_cast<std::size_t>(boxes_[2].count()));
-    to_natural_ =
-        std::make_unique<Redistribution>(comm, boxes_[2], boxes_[0], sizeof(Complex), second);
-    from_natural_ =
-        std::make_unique<Redistribution>(comm, boxes_[0], boxes_[2], sizeof(Complex), second);
+    to_natural_ = std::make_unique<Redistribution>(comm, boxes_[2], boxes_[0], sizeof(Complex),
+                                                   plan.backend2);
+    from_natural_ = std::make_unique<Redistribution>(comm, boxes_[0], boxes_[2], sizeof(Complex),
+                                                     plan.backend2);
   }
   // Every rank learns whether every rank planned (FFTW_WISDOM_ONLY may fail on some only).
-  int all_planned = planned;
+  int all_planned = planned_;
   MPI_Allreduce(MPI_IN_PLACE, &all_planned, 1, MPI_INT, MPI_LAND, comm);
   if (!all_planned) {
     throw Error(
@@ -423,7 +127,258 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   }
   // Fused or not: the fusion saves a pass over memory but runs the planes through a scratch
   // plane and writes the peers' memory row by row; which is faster is the machine's.
-  if (measuring && o.planes_way.empty()) choose_fusion(key, comm, o.r2c);
+  const bool measuring = (flags_ & (FFTW_ESTIMATE | FFTW_WISDOM_ONLY)) == 0;
+  if (measuring && o.planes_way.empty()) choose_fusion(ways_key_, comm, o.r2c);
+}
+
+// The plan's transposes as Redistributions, with the 1D transforms beside each chunk.
+template <typename Real>
+void Fft3d<Real>::make_steps(const logic::Fft3dPlan& plan) {
+  if (plan.zy) make_step(zy_, row_, *plan.zy, plan.chunks, plan.backend);
+  if (plan.yz) make_step(yz_, row_, *plan.yz, plan.chunks, plan.backend);
+  yx_.local = xy_.local = plan.x_local;
+  make_step(yx_, col_, plan.yx, plan.chunks, plan.backend2);
+  make_step(xy_, col_, plan.xy, plan.chunks, plan.backend2);
+}
+
+template <typename Real>
+std::unique_ptr<PlaneFfts<Real>> Fft3d<Real>::planes_ffts(const PlaneStage<Real>& stage,
+                                                          MPI_Comm comm) {
+  auto fft = remembered_planes<Real>(ways_key_ + ": " + stage.name, stage, flags_, comm,
+                                     !forced_planes_way_.empty());
+  planned_ = planned_ && fft->planned();
+  return fft;
+}
+
+// The x transforms: a slab's [y][x][z] x-pencils plane by plane over its y-planes (and plans
+// that transform and transpose between [x][y][z] and [y][x][z] where the exchange is not
+// fused), else column panels or FFTW's strided plan (columns.hpp); none on one rank (the 3D
+// plans) and none forward where a pipelined y -> x step transforms each chunk.
+template <typename Real>
+void Fft3d<Real>::plan_x_transforms(MPI_Comm comm, const logic::Fft3dPlan& plan) {
+  const Box& x_box = boxes_[2];
+  if (plan.yxz) {
+    const int nx = static_cast<int>(x_box.extent(0)), nz = static_cast<int>(x_box.extent(2));
+    const int ny = static_cast<int>(x_box.extent(1));
+    const auto plane = PlaneFfts<Real>::Plane::columns(nx, nz);
+    const Real scale = Real(1) / static_cast<Real>(total_);
+    x_planes_forward_ = planes_ffts({.name = "x forward, y-planes",
+                                     .shape = plane,
+                                     .count = ny,
+                                     .sign = FFTW_FORWARD,
+                                     .candidates = {},
+                                     .src = work0_.data(),
+                                     .dst = work1_.data()},
+                                    comm);
+    x_planes_backward_ = planes_ffts({.name = "x backward, y-planes",
+                                      .shape = plane,
+                                      .count = ny,
+                                      .sign = FFTW_BACKWARD,
+                                      .candidates = {},
+                                      .src = work0_.data(),
+                                      .dst = work1_.data(),
+                                      .scale = scale},
+                                     comm);
+    if (ny == 0) return;
+    using F = Fftw<Real>;
+    auto* from = reinterpret_cast<typename F::complex*>(work1_.data());
+    auto* to = reinterpret_cast<typename F::complex*>(work0_.data());
+    const Iodim<Real> to_yxz{nx, ny * nz, nz}, from_yxz{nx, nz, ny * nz};
+    const Iodim<Real> to_how[2] = {{ny, nz, nx * nz}, {nz, 1, 1}};
+    const Iodim<Real> from_how[2] = {{ny, nx * nz, nz}, {nz, 1, 1}};
+    x_to_yxz_ =
+        reinterpret_cast<void*>(F::guru(1, &to_yxz, 2, to_how, from, to, FFTW_FORWARD, flags_));
+    x_from_yxz_ = reinterpret_cast<void*>(
+        F::guru(1, &from_yxz, 2, from_how, from, to, FFTW_BACKWARD, flags_));
+    step_plans_.push_back(x_to_yxz_);
+    step_plans_.push_back(x_from_yxz_);
+    planned_ = planned_ && x_to_yxz_ != nullptr && x_from_yxz_ != nullptr;
+    return;
+  }
+  if (plan.whole_3d) return;
+  const std::int64_t x_columns = x_box.extent(1) * x_box.extent(2);
+  auto x_ffts = [&](int sign) {
+    const std::string stage = ways_key_ + (sign == FFTW_FORWARD ? ": x forward" : ": x backward");
+    auto fft = remembered_columns<Real>(stage, x_box.extent(0), x_columns, sign, flags_,
+                                        work0_.data(), work1_.data(), comm);
+    planned_ = planned_ && fft->planned();
+    return fft;
+  };
+  if (!plan.x_in_chunks) x_forward_ = x_ffts(FFTW_FORWARD);
+  x_backward_ = x_ffts(FFTW_BACKWARD);
+}
+
+// Box b's transform out of place, whole: all three axes (one rank), a slab's y and z (one 2D
+// transform per x-plane), or the z lines; null for an empty box.
+template <typename Real>
+void* Fft3d<Real>::plan_whole(const Box& b, int sign, Complex* in, Complex* out) {
+  if (b.empty()) return nullptr;
+  std::vector<Iodim<Real>> dims, how;
+  if (whole_3d_) {
+    line_dims<Real>(b, -1, -1, 0, 0, how, dims);
+  } else if (slab_2d_) {
+    line_dims<Real>(b, 0, -1, 0, 0, how, dims);
+  } else {
+    line_dims<Real>(b, 2, -1, 0, 0, dims, how);
+  }
+  using F = Fftw<Real>;
+  void* p = reinterpret_cast<void*>(
+      F::guru(static_cast<int>(dims.size()), dims.data(), static_cast<int>(how.size()), how.data(),
+              reinterpret_cast<typename F::complex*>(in),
+              reinterpret_cast<typename F::complex*>(out), sign, flags_));
+  if (p == nullptr) planned_ = false;
+  return p;
+}
+
+// c2c's first forward and last backward transforms (logic::Fft3dPlan::Ends).
+template <typename Real>
+void Fft3d<Real>::plan_c2c_ends(MPI_Comm comm, const logic::Fft3dPlan& plan, bool fuse_forward,
+                                bool fuse_backward) {
+  Complex* data = work0_.data();
+  Complex* other = work1_.data();
+  using Ends = logic::Fft3dPlan::Ends;
+  if (plan.ends == Ends::whole_3d) {
+    // In place on the caller's array after a copy: FFTW's out-of-place 3D plans are slower than
+    // its in-place ones by more than the copy costs (docs/records/2026-11-23-fft-series.md).
+    entry_plan_ = plan_whole(boxes_[0], FFTW_FORWARD, data, data);
+    exit_plan_ = plan_whole(boxes_[0], FFTW_BACKWARD, data, data);
+    return;
+  }
+  if (plan.ends == Ends::z_lines) {
+    entry_plan_ = plan_whole(boxes_[0], FFTW_FORWARD, other, data);
+    // The backward z transform's input: work1_ on a slab, work0_ after y -> z (the array
+    // backward_to_z returns).
+    if (plan.exit_z) {
+      exit_plan_ = plan.yz ? plan_whole(boxes_[0], FFTW_BACKWARD, data, other)
+                           : plan_whole(boxes_[0], FFTW_BACKWARD, other, data);
+    }
+    return;
+  }
+  // A slab's 2D transforms of its x-planes, the fastest of four ways (planes.hpp): forward
+  // from the caller's array (kept) into work0_, backward from work1_ (scratch) into the
+  // caller's. Where the transposes can be fused with the planes (plan_fusion), the
+  // plane-at-a-time ways do the same work as the others less a pass over memory, which the
+  // trials would not see: they are the candidates (first, where the wisdom decides).
+  using Planes = PlaneFfts<Real>;
+  using Way = typename Planes::Way;
+  std::vector<Way> entry_way, exit_way;
+  const bool wisdom_only = (flags_ & FFTW_WISDOM_ONLY) != 0;
+  if (!forced_planes_way_.empty()) {
+    exit_way = {Planes::named(forced_planes_way_)};
+    entry_way = {exit_way[0] == Way::in_place_then_copy ? Way::copy_then_in_place : exit_way[0]};
+  } else if ((flags_ & FFTW_ESTIMATE) == 0) {
+    const std::vector<Way> rest = wisdom_only ? std::vector<Way>{Way::whole} : std::vector<Way>{};
+    if (fuse_forward) {
+      entry_way = {Way::copy_then_in_place, Way::per_plane};
+      entry_way.insert(entry_way.end(), rest.begin(), rest.end());
+    }
+    if (fuse_backward) {
+      exit_way = {Way::in_place_then_copy, Way::copy_then_in_place, Way::per_plane};
+      exit_way.insert(exit_way.end(), rest.begin(), rest.end());
+    }
+  }
+  const auto shape = Planes::Plane::dft(
+      {static_cast<int>(boxes_[0].extent(1)), static_cast<int>(boxes_[0].extent(2))});
+  const std::int64_t planes = boxes_[0].extent(0);
+  entry_planes_ = planes_ffts({.name = fuse_forward ? "planes forward fused" : "planes forward",
+                               .shape = shape,
+                               .count = planes,
+                               .sign = FFTW_FORWARD,
+                               .candidates = entry_way,
+                               .src = other,
+                               .dst = data,
+                               .use = fuse_forward ? Planes::Use::scatter : Planes::Use::run},
+                              comm);
+  exit_planes_ = planes_ffts({.name = fuse_backward ? "planes backward fused" : "planes backward",
+                              .shape = shape,
+                              .count = planes,
+                              .sign = FFTW_BACKWARD,
+                              .candidates = exit_way,
+                              .src = other,
+                              .dst = data,
+                              .src_is_scratch = true,
+                              .use = fuse_backward ? Planes::Use::gather : Planes::Use::run},
+                             comm);
+  plan_fusion(entry_planes_->fusable(), exit_planes_->fusable());
+}
+
+// r2c's stage 0 between the real z-pencils and the complex ones (FFTW's r2c/c2r layouts): the
+// z lines, a slab's 2D transform per x-plane, or the whole grid on one rank; and where a slab's
+// transposes can be fused, one-plane plans that run plane by plane through a scratch plane.
+template <typename Real>
+void Fft3d<Real>::plan_r2c_ends(const logic::Fft3dPlan& plan, std::int64_t real_z,
+                                bool fuse_forward, bool fuse_backward) {
+  using F = Fftw<Real>;
+  auto* data = reinterpret_cast<typename F::complex*>(work0_.data());
+  real_work_.resize(static_cast<std::size_t>(real_box_.count()));
+  // Strides in reals on the real side, in complex numbers on the other.
+  const int planes = static_cast<int>(real_box_.extent(0));
+  const int ny = static_cast<int>(boxes_[1].extent(1));
+  const int rows = static_cast<int>(real_box_.extent(0) * real_box_.extent(1));
+  const int nr = static_cast<int>(real_z), nc = static_cast<int>(boxes_[0].extent(2));
+  std::vector<Iodim<Real>> r2c_dims{{nr, 1, 1}}, c2r_dims{{nr, 1, 1}};
+  Iodim<Real> r2c_how{rows, nr, nc}, c2r_how{rows, nc, nr};
+  if (plan.whole_3d) {
+    const int nx = static_cast<int>(boxes_[0].extent(0));
+    r2c_dims = {{nx, ny * nr, ny * nc}, {ny, nr, nc}, {nr, 1, 1}};
+    c2r_dims = {{nx, ny * nc, ny * nr}, {ny, nc, nr}, {nr, 1, 1}};
+    r2c_how = {1, 0, 0};
+    c2r_how = {1, 0, 0};
+  } else if (plan.slab_2d) {
+    r2c_dims = {{ny, nr, nc}, {nr, 1, 1}};
+    c2r_dims = {{ny, nc, nr}, {nr, 1, 1}};
+    r2c_how = {planes, ny * nr, ny * nc};
+    c2r_how = {planes, ny * nc, ny * nr};
+  }
+  const int dims_rank = static_cast<int>(r2c_dims.size());
+  r2c_plan_ = reinterpret_cast<void*>(
+      F::r2c(dims_rank, r2c_dims.data(), 1, &r2c_how, real_work_.data(), data, flags_));
+  c2r_plan_ = reinterpret_cast<void*>(
+      F::c2r(dims_rank, c2r_dims.data(), 1, &c2r_how, data, real_work_.data(), flags_));
+  if (r2c_plan_ == nullptr || c2r_plan_ == nullptr) planned_ = false;
+  // Where every real plane has the first one's alignment.
+  const bool planes_align =
+      (static_cast<std::size_t>(ny) * static_cast<std::size_t>(nr) * sizeof(Real)) % 16 == 0;
+  if (!(fuse_forward || fuse_backward) || (flags_ & FFTW_ESTIMATE) != 0 || !planes_align) return;
+  plane_scratch_.resize(static_cast<std::size_t>(ny) * static_cast<std::size_t>(nc));
+  auto* scratch = reinterpret_cast<typename F::complex*>(plane_scratch_.data());
+  const Iodim<Real> one{1, 0, 0};
+  if (fuse_forward) {
+    r2c_plane_ = reinterpret_cast<void*>(
+        F::r2c(2, r2c_dims.data(), 1, &one, real_work_.data(), scratch, flags_));
+  }
+  if (fuse_backward) {
+    c2r_plane_ = reinterpret_cast<void*>(
+        F::c2r(2, c2r_dims.data(), 1, &one, scratch, real_work_.data(), flags_));
+  }
+  plan_fusion(r2c_plane_ != nullptr, c2r_plane_ != nullptr);
+}
+
+// Fused on every rank or on none: a fused rank writes its pieces in its peers' layout of the
+// x-pencils ([y][x][z]), which an unfused peer would read as exchanged ([x][y][z]). (An r2c
+// rank without x-planes has no plane plans.) And the push (backward_pushed): c2c on
+// [y][x][z], a single-copy y <-> x step, the planes' in-place plan and a scratch for the x
+// transforms.
+template <typename Real>
+void Fft3d<Real>::agree_on_fusion(MPI_Comm comm, bool r2c) {
+  int fused[3] = {fused_forward_, fused_backward_, 0};
+  if (yxz_ && !r2c && exit_planes_ && exit_planes_->fills() && xy_.parts.size() == 1 &&
+      xy_.parts[0].direct() && (flags_ & FFTW_ESTIMATE) == 0) {
+    fused[2] = x_planes_backward_->prepare_scatter();
+  }
+  MPI_Allreduce(MPI_IN_PLACE, fused, 3, MPI_INT, MPI_LAND, comm);
+  fused_forward_ = fused[0] != 0;
+  fused_backward_ = fused[1] != 0;
+  pushable_ = fused[2] != 0;
+  if (!pushable_) return;
+  int col_size = 1;
+  MPI_Comm_size(col_, &col_size);
+  const Redistribution& r = xy_.parts[0];
+  for (int q = 0; q < col_size; ++q) {
+    if (const Box& b = r.send_box(q); !b.empty()) push_slices_.push_back({q, b.lo[0], b.extent(0)});
+    if (const Box& b = r.recv_box(q); !b.empty()) pull_rows_.push_back({q, b.lo[1], b.extent(1)});
+  }
+  push_targets_.resize(push_slices_.size());
 }
 
 // Times the whole forward (backward) transform fused and not, where both are possible (the
@@ -476,7 +431,7 @@ void Fft3d<Real>::choose_fusion(const std::string& key, MPI_Comm comm, bool r2c)
 template <typename Real>
 typename Fft3d<Real>::Lines Fft3d<Real>::plan_lines(const Box& b, int axis, int cut,
                                                     std::int64_t lo, std::int64_t hi, int sign,
-                                                    Complex* data, bool& planned) {
+                                                    Complex* data) {
   Lines lines;
   std::vector<Iodim<Real>> dims, how;
   lines.offset = line_dims<Real>(b, axis, cut, lo, hi, dims, how);
@@ -484,7 +439,7 @@ typename Fft3d<Real>::Lines Fft3d<Real>::plan_lines(const Box& b, int axis, int 
   using F = Fftw<Real>;
   auto* at = reinterpret_cast<typename F::complex*>(data + lines.offset);
   auto p = F::guru(1, dims.data(), static_cast<int>(how.size()), how.data(), at, at, sign, flags_);
-  if (p == nullptr) planned = false;
+  if (p == nullptr) planned_ = false;
   lines.plan = reinterpret_cast<void*>(p);
   step_plans_.push_back(lines.plan);
   return lines;
@@ -494,8 +449,8 @@ typename Fft3d<Real>::Lines Fft3d<Real>::plan_lines(const Box& b, int axis, int 
 // the transform of stage `before_stage` (on the source) and `after_stage` (on the destination)
 // on its lines (-1: none). One chunk is the whole transpose.
 template <typename Real>
-void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, const StepShape& shape, int chunks,
-                            const std::string& backend, bool& planned) {
+void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, const logic::StepShape& shape, int chunks,
+                            const std::string& backend) {
   const Box& source = boxes_[static_cast<std::size_t>(shape.from)];
   const Box& target = boxes_[static_cast<std::size_t>(shape.to)];
   const int cut = shape.cut, sign = shape.sign;
@@ -513,11 +468,10 @@ void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, const StepShape& shape, i
     // The transform of stage s runs along axis 2 - s.
     if (shape.before) {
       step.before.push_back(
-          plan_lines(source, 2 - *shape.before, cut, lo, hi, sign, work0_.data(), planned));
+          plan_lines(source, 2 - *shape.before, cut, lo, hi, sign, work0_.data()));
     }
     if (shape.after) {
-      step.after.push_back(
-          plan_lines(target, 2 - *shape.after, cut, lo, hi, sign, work0_.data(), planned));
+      step.after.push_back(plan_lines(target, 2 - *shape.after, cut, lo, hi, sign, work0_.data()));
     }
   }
 }

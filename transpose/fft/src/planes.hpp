@@ -28,11 +28,14 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "a2a/fft/aligned.hpp"
+#include "a2a/fft/ways.hpp"
 #include "fftw.hpp"
 #include "trial.hpp"
 
@@ -317,5 +320,48 @@ class PlaneFfts {
   bool planned_ = false;
   typename F::plan whole_ = nullptr, plane_out_ = nullptr, plane_in_ = nullptr;
 };
+
+// One stage of plane transforms, the constructor's arguments by name (Fft3d's stages).
+template <typename Real>
+struct PlaneStage {
+  std::string name;  // the stage, in the remembered ways' key
+  typename PlaneFfts<Real>::Plane shape;
+  std::int64_t count = 0;
+  int sign = 0;
+  std::vector<typename PlaneFfts<Real>::Way> candidates;  // empty: every way that applies
+  std::complex<Real>*src = nullptr, *dst = nullptr;
+  bool src_is_scratch = false;
+  Real scale = 1;
+  typename PlaneFfts<Real>::Use use = PlaneFfts<Real>::Use::run;
+};
+
+// A PlaneFfts whose way is kept with the wisdom under `key` (ways.hpp): timed among the stage's
+// candidates where FFTW measures, unless a way among them is remembered (then taken untimed); a
+// timed way is remembered. `forced`: the candidates are the caller's, untimed and not
+// remembered (the tests). Collective over comm, as the constructor.
+template <typename Real>
+std::unique_ptr<PlaneFfts<Real>> remembered_planes(const std::string& key,
+                                                   const PlaneStage<Real>& stage, unsigned flags,
+                                                   MPI_Comm comm, bool forced = false) {
+  using Planes = PlaneFfts<Real>;
+  const bool measuring = (flags & (FFTW_ESTIMATE | FFTW_WISDOM_ONLY)) == 0;
+  std::vector<typename Planes::Way> candidates = stage.candidates;
+  const bool timed = measuring && !forced && candidates.size() != 1;
+  bool recalled = false;
+  if (const auto text = ways::recall(key); timed && text) {
+    try {
+      const auto way = Planes::named(*text);
+      recalled = candidates.empty() ||
+                 std::find(candidates.begin(), candidates.end(), way) != candidates.end();
+      if (recalled) candidates = {way};
+    } catch (const std::invalid_argument&) {  // not a way: time them
+    }
+  }
+  auto fft =
+      std::make_unique<Planes>(stage.shape, stage.count, stage.sign, flags, stage.src, stage.dst,
+                               stage.src_is_scratch, comm, candidates, stage.scale, stage.use);
+  if (timed && !recalled) ways::remember(key, Planes::name(fft->way()));
+  return fft;
+}
 
 }  // namespace a2a::fft

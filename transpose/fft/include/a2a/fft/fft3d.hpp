@@ -71,6 +71,12 @@ template <typename Real>
 class ColumnFfts;
 template <typename Real>
 class PlaneFfts;
+template <typename Real>
+struct PlaneStage;
+namespace logic {
+struct StepShape;
+struct Fft3dPlan;
+}  // namespace logic
 
 template <typename Real>
 class Fft3d {
@@ -138,17 +144,23 @@ class Fft3d {
     bool local = false;                // one rank, the same box: no parts, nothing exchanged
   };
   Lines plan_lines(const Box& b, int axis, int cut, std::int64_t lo, std::int64_t hi, int sign,
-                   Complex* data, bool& planned);
-  // What one step moves and transforms: boxes_[from] to boxes_[to], in chunks along axis
-  // `cut`; the transform of stage `before` runs on each chunk before it is sent, that of stage
-  // `after` once it has arrived (stage s: along axis 2 - s), in direction `sign`.
-  struct StepShape {
-    int from = 0, to = 0, cut = 0;
-    std::optional<int> before, after;
-    int sign = 0;
-  };
-  void make_step(Step& step, MPI_Comm comm, const StepShape& shape, int chunks,
-                 const std::string& backend, bool& planned);
+                   Complex* data);
+  // The constructor's parts, in the order it runs them, from the plan's logic (fft3d_logic.hpp);
+  // each clears planned_ where FFTW made no plan.
+  void make_steps(const logic::Fft3dPlan& plan);
+  void make_step(Step& step, MPI_Comm comm, const logic::StepShape& shape, int chunks,
+                 const std::string& backend);
+  void plan_x_transforms(MPI_Comm comm, const logic::Fft3dPlan& plan);
+  void plan_c2c_ends(MPI_Comm comm, const logic::Fft3dPlan& plan, bool fuse_forward,
+                     bool fuse_backward);
+  void plan_r2c_ends(const logic::Fft3dPlan& plan, std::int64_t real_z, bool fuse_forward,
+                     bool fuse_backward);
+  void agree_on_fusion(MPI_Comm comm, bool r2c);
+  std::unique_ptr<PlaneFfts<Real>> planes_ffts(const PlaneStage<Real>& stage, MPI_Comm comm);
+  void* plan_whole(const Box& b, int sign, Complex* in, Complex* out);
+  bool planned_ = true;
+  std::string ways_key_;           // what the remembered ways' keys start with (ways.hpp)
+  std::string forced_planes_way_;  // Options::planes_way
   void run(const Lines& lines, Complex* array);
   // Returns where the output is: `out`, or with may_stay, the window it arrived in
   // (Redistribution::execute_in_window).
