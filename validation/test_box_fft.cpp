@@ -205,7 +205,8 @@ std::vector<Real> unpad_rows(const Real* a, std::size_t rows, std::size_t row, s
 
 template <typename Real>
 void check_case(a2a::test::Harness& h, const Case& c, const std::vector<Box>& in_boxes,
-                const std::vector<Box>& out_boxes, const Variant& v, const std::string& label) {
+                const std::vector<Box>& out_boxes, const Variant& v, const std::string& label,
+                bool tuned = false) {
   using Complex = std::complex<Real>;
   const auto me = static_cast<std::size_t>(h.rank());
   a2a::fft::BoxOptions o;
@@ -223,6 +224,10 @@ void check_case(a2a::test::Harness& h, const Case& c, const std::vector<Box>& in
   o.out_order = v.out_order;
   o.r2c_padded = v.padded;
   a2a::fft::BoxFft<Real> fft(h.comm(), o);
+  if (tuned) {  // Fft3d's boxes and layout: the plan runs on Fft3d
+    h.expect(fft.describe().rfind("the tuned", 0) == 0,
+             label + ": runs the tuned path (" + fft.describe() + ")");
+  }
   const Grid spectrum = c.r2c ? a2a::fft::r2c_grid(c.n) : c.n;
   const int in_parts = c.complex_in ? 2 : 1, out_parts = c.complex_out ? 2 : 1;
   const auto input =
@@ -417,6 +422,30 @@ int main(int argc, char** argv) {
       Variant transposed;
       transposed.out_order = {1, 0, 2};
       check_case<double>(h, c, slabs, y_slabs, transposed, c.name + " FFTW-MPI transposed out");
+      const bool one_dft = c.batch == 1 && std::all_of(c.kinds.begin(), c.kinds.end(),
+                                                       [](Kind k) { return k == Kind::dft; });
+      if (one_dft) {  // Fft3d's boxes (the tuned path): in place, float, symmetric, natural
+        Variant tuned = transposed;
+        tuned.in_place = true;
+        // (On one rank Fft3d's spectrum is [x][y][z]: this layout is the general path's.)
+        const bool transposed_tuned = h.procs() > 1;
+        check_case<double>(h, c, slabs, y_slabs, tuned, c.name + " tuned slab, in place",
+                           transposed_tuned);
+        tuned.in_place = false;
+        tuned.symmetric = true;
+        check_case<float>(h, c, slabs, y_slabs, tuned, c.name + " tuned slab, float",
+                          transposed_tuned);
+        std::vector<Box> spectrum_slabs, z_pencils, x_pencils;
+        for (int r = 0; r < h.procs(); ++r) {
+          spectrum_slabs.push_back(a2a::fft::slab_box(spectrum, h.procs(), r));
+          z_pencils.push_back(a2a::fft::pencil_box(c.n, 2, h.procs(), r));
+          x_pencils.push_back(a2a::fft::pencil_box(spectrum, 0, h.procs(), r));
+        }
+        Variant natural;
+        natural.in_place = !c.r2c;
+        check_case<double>(h, c, slabs, spectrum_slabs, natural, c.name + " tuned, natural", true);
+        check_case<double>(h, c, z_pencils, x_pencils, {}, c.name + " tuned pencil", true);
+      }
       if (c.r2c) {  // FFTW's in-place r2c: padded rows, one array
         Variant padded = transposed;
         padded.padded = true;

@@ -1,12 +1,13 @@
 // a2a_box_ffts N [ITERS] [estimate|measure]: BoxFft (the FFT library's general path: any boxes,
 // kinds, batches) beside Fft3d (its tuned slab and pencil path) on an N^3 grid over the launch's P
-// ranks, slabs in and FFTW-MPI's transposed spectrum out ([y][x][z] over y-slabs) for both. Series,
-// interleaved within every round (forward then backward, between barriers, the slowest rank's
-// time):
+// ranks, slabs in and FFTW-MPI's transposed spectrum out ([y][x][z] over y-slabs) unless said.
+// Series, interleaved within every round (forward then backward, between barriers, the slowest
+// rank's time):
 //   fft3d_c2c      Fft3d, c2c
-//   box_c2c        BoxFft, c2c
-//   box_c2c_x3     BoxFft, a batch of 3 interleaved fields in one plan
-//   box_dct2       BoxFft, DCT-II along every axis (real data, the same N^3)
+//   box_c2c        BoxFft, c2c (Fft3d's boxes and layout: BoxFft runs its tuned path, Fft3d)
+//   box_c2c_general  BoxFft, c2c, x-pencils [x][y][z] out (the general path: its one reshape)
+//   box_c2c_x3     BoxFft, a batch of 3 interleaved fields in one plan, x-pencils out
+//   box_dct2       BoxFft, DCT-II along every axis (real data, the same N^3), x-pencils out
 //   fftw_mpi_c2c   FFTW-MPI's own, the same layout (FFTW_MPI_TRANSPOSED_OUT), out of place
 //                  (where a2a was built with FFTW-MPI)
 // Every plan with the same FFTW planner: estimate (the library's default) or measure.
@@ -76,7 +77,9 @@ class LibrarySeries {
     const a2a::Box slab = a2a::fft::slab_box(grid, procs, rank);
     const a2a::Box y_slab = a2a::fft::slab_box(grid, procs, rank, 1);
     const auto in_count = static_cast<std::size_t>(slab.count());
-    const auto count = std::max(in_count, static_cast<std::size_t>(y_slab.count()));
+    const auto count =
+        std::max({in_count, static_cast<std::size_t>(y_slab.count()),
+                  static_cast<std::size_t>(a2a::fft::pencil_box(grid, 0, procs, rank).count())});
     a2a::fft::Options o3;
     o3.n = grid;
     o3.p1 = procs;
@@ -89,10 +92,14 @@ class LibrarySeries {
     ob.out_order = {1, 0, 2};
     ob.fftw_flags = flags;
     box_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, ob);
-    a2a::fft::BoxOptions o_batch = ob;
+    a2a::fft::BoxOptions o_general = ob;
+    o_general.out = a2a::fft::pencil_box(grid, 0, procs, rank);
+    o_general.out_order = {0, 1, 2};
+    general_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_general);
+    a2a::fft::BoxOptions o_batch = o_general;
     o_batch.batch = 3;
     batch_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_batch);
-    a2a::fft::BoxOptions o_dct = ob;
+    a2a::fft::BoxOptions o_dct = o_general;
     o_dct.kinds = {a2a::fft::Kind::dct2, a2a::fft::Kind::dct2, a2a::fft::Kind::dct2};
     dct_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_dct);
     single_ = complex_arrays(seeds, in_count, count);
@@ -105,6 +112,7 @@ class LibrarySeries {
   void add_to(std::vector<Series>& series) {
     series.push_back(of("fft3d_c2c", *fft3d_, single_));
     series.push_back(of("box_c2c", *box_, single_));
+    series.push_back(of("box_c2c_general", *general_, single_));
     series.push_back(of("box_c2c_x3", *batch_, triple_));
     series.push_back(of("box_dct2", *dct_, real_));
   }
@@ -129,7 +137,7 @@ class LibrarySeries {
   }
 
   std::unique_ptr<a2a::fft::Fft3d<double>> fft3d_;
-  std::unique_ptr<a2a::fft::BoxFft<double>> box_, batch_, dct_;
+  std::unique_ptr<a2a::fft::BoxFft<double>> box_, general_, batch_, dct_;
   Transformed<Complex> single_, triple_;
   Transformed<double> real_;
 };

@@ -9,11 +9,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
+#include <type_traits>
 
 #include "a2a/agree.hpp"
 #include "a2a/error.hpp"
 #include "a2a/fft/aligned.hpp"
+#include "a2a/fft/fft3d.hpp"
 #include "box_plan.hpp"
+#include "fft3d_logic.hpp"
 #include "fftw.hpp"
 
 namespace a2a::fft {
@@ -57,6 +61,47 @@ std::string options_text(const BoxOptions& o) {
          std::to_string(static_cast<int>(o.batch_layout)) + " " + o.backend + " " +
          std::to_string(o.fftw_flags) + " " + std::to_string(o.external_workspace) +
          std::to_string(o.r2c_padded);
+}
+
+// Fft3d's options where every rank's boxes are exactly those of Fft3d's slab or pencil (the
+// spectrum transposed, or natural) for these options, else none: such a plan runs on Fft3d, the
+// tuned path (its local ways timed, its slab's transposes fused with its planes). From every
+// rank's boxes (the same on every rank): no communication.
+std::optional<Options> tuned_path(const BoxOptions& o, const std::vector<Box>& in_boxes,
+                                  const std::vector<Box>& out_boxes) {
+  const bool dft =
+      std::all_of(o.kinds.begin(), o.kinds.end(), [](Kind k) { return k == Kind::dft; });
+  if (!dft || o.batch != 1 || o.r2c_padded || o.external_workspace ||
+      o.in_order != std::array<int, 3>{0, 1, 2}) {
+    return std::nullopt;
+  }
+  const int procs = static_cast<int>(in_boxes.size());
+  const std::array<int, 2> square = process_grid(procs);
+  auto same = [](const Box& a, const Box& b) { return (a.empty() && b.empty()) || a == b; };
+  for (const auto& [p1, p2] : {std::pair{procs, 1}, std::pair{square[0], square[1]}}) {
+    for (const bool natural : {false, true}) {
+      Options t;
+      t.n = o.n;
+      t.p1 = p1;
+      t.p2 = p2;
+      t.r2c = o.r2c;
+      t.natural_spectrum = natural;
+      t.backend = o.backend;
+      t.fftw_flags = o.fftw_flags;
+      bool matches = logic::options_problem(t, procs).empty();
+      for (int r = 0; r < procs && matches; ++r) {
+        const logic::Fft3dPlan plan = logic::plan_fft3d(t, procs, r);
+        const Box& in = o.r2c ? plan.real_box : plan.boxes[0];
+        const Box& out = plan.natural ? plan.boxes[0] : plan.boxes[2];
+        const std::array<int, 3> order =
+            plan.yxz ? std::array<int, 3>{1, 0, 2} : std::array<int, 3>{0, 1, 2};
+        matches = same(in, in_boxes[static_cast<std::size_t>(r)]) &&
+                  same(out, out_boxes[static_cast<std::size_t>(r)]) && order == o.out_order;
+      }
+      if (matches) return t;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -104,6 +149,31 @@ struct BoxFft<Real>::Impl {
   double full_scale = 1;         // 1/N
   bool complex_in = false, complex_out = false;
   std::string description;
+  // The tuned path, where the boxes are Fft3d's (tuned_path): every call runs it instead.
+  std::unique_ptr<Fft3d<Real>> tuned;
+
+  // A call on the tuned path: Fft3d's forward is unscaled and its backward scaled by 1/N; any
+  // other scaling is a pass over the result.
+  template <bool Forward, typename In, typename Out>
+  void run_tuned(const In* in, Out* out, Scaling scaling) {
+    constexpr bool forward = Forward;
+    if constexpr (Forward) {
+      tuned->forward(in, out);
+    } else {
+      tuned->backward(in, out);
+    }
+    const double wanted = scaling == Scaling::none   ? 1
+                          : scaling == Scaling::full ? full_scale
+                                                     : std::sqrt(full_scale);
+    const double factor = wanted / (forward ? 1 : full_scale);
+    if (factor == 1) return;
+    const std::size_t count = static_cast<std::size_t>(forward ? o.out.count() : o.in.count()) *
+                              (std::is_same_v<Out, Complex> ? 2 : 1);
+    auto* r = reinterpret_cast<Real*>(out);
+    const auto f = static_cast<Real>(factor);
+    for (std::size_t i = 0; i < count; ++i)
+      r[i] *= f;
+  }
 
   ~Impl() {
     for (auto p : plans)
@@ -417,13 +487,26 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
   if (const std::string agreed = agree_on_error(comm, problem); !agreed.empty()) {
     throw Error(agreed);
   }
-  m.plan = logic::plan(options.n, m.in_boxes, m.out_boxes, options.kinds, options.r2c);
   const bool any_dft = std::any_of(options.kinds.begin(), options.kinds.end(),
                                    [](Kind k) { return k == Kind::dft; });
   m.complex_in = any_dft && !options.r2c;
   m.complex_out = any_dft;
   for (std::size_t d = 0; d < 3; ++d)
     m.full_scale /= logic::logical_size(options.kinds[d], options.n[d]);
+  if (const std::optional<Options> tuned = tuned_path(options, m.in_boxes, m.out_boxes)) {
+    m.tuned = std::make_unique<Fft3d<Real>>(comm, *tuned);
+    const std::string local = m.tuned->local_transforms();
+    m.description = "the tuned " + std::string(tuned->p2 == 1 ? "slab" : "pencil") + " path (" +
+                    std::to_string(tuned->p1) + "x" + std::to_string(tuned->p2) +
+                    " process grid): " + m.tuned->backends() +
+                    (local.empty() ? "" : "; local transforms " + local);
+    m.buffer_bytes =
+        static_cast<std::size_t>(std::max(
+            {m.tuned->input_box().count(), m.tuned->output_box().count(), std::int64_t{1}})) *
+        sizeof(Complex);
+    return;
+  }
+  m.plan = logic::plan(options.n, m.in_boxes, m.out_boxes, options.kinds, options.r2c);
   // Each work array holds the largest box of any step in its type.
   std::size_t most = std::max(
       static_cast<std::size_t>(m.mine(m.in_boxes).count()) * m.element_bytes(!m.complex_in),
@@ -515,12 +598,14 @@ template <typename Real>
 void BoxFft<Real>::forward(const Complex* in, Complex* out, Scaling s, void* workspace) {
   require_types(impl_->complex_in, true, "input");
   require_types(impl_->complex_out, true, "output");
+  if (impl_->tuned) return impl_->template run_tuned<true>(in, out, s);
   impl_->run(impl_->forward_ops, in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::forward(const Real* in, Complex* out, Scaling s, void* workspace) {
   require_types(impl_->complex_in, false, "input");
   require_types(impl_->complex_out, true, "output");
+  if (impl_->tuned) return impl_->template run_tuned<true>(in, out, s);
   impl_->run(impl_->forward_ops, in, out, s, workspace);
 }
 template <typename Real>
@@ -533,12 +618,14 @@ template <typename Real>
 void BoxFft<Real>::backward(const Complex* in, Complex* out, Scaling s, void* workspace) {
   require_types(impl_->complex_out, true, "output");
   require_types(impl_->complex_in, true, "input");
+  if (impl_->tuned) return impl_->template run_tuned<false>(in, out, s);
   impl_->run(impl_->backward_ops, in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::backward(const Complex* in, Real* out, Scaling s, void* workspace) {
   require_types(impl_->complex_out, true, "output");
   require_types(impl_->complex_in, false, "input");
+  if (impl_->tuned) return impl_->template run_tuned<false>(in, out, s);
   impl_->run(impl_->backward_ops, in, out, s, workspace);
 }
 template <typename Real>

@@ -339,7 +339,7 @@ void Fft3d<Real>::plan_r2c_ends(const logic::Fft3dPlan& plan, std::int64_t real_
   // Where every real plane has the first one's alignment.
   const bool planes_align =
       (static_cast<std::size_t>(ny) * static_cast<std::size_t>(nr) * sizeof(Real)) % 16 == 0;
-  if (!(fuse_forward || fuse_backward) || (flags_ & FFTW_ESTIMATE) != 0 || !planes_align) return;
+  if (!(fuse_forward || fuse_backward) || !planes_align) return;
   plane_scratch_.resize(static_cast<std::size_t>(ny) * static_cast<std::size_t>(nc));
   auto* scratch = reinterpret_cast<typename F::complex*>(plane_scratch_.data());
   const Iodim<Real> one{1, 0, 0};

@@ -12,15 +12,17 @@
 //                       place while it is in cache (the source stays as it was);
 //   in_place_then_copy  each plane transformed in place in the source, then copied out (only
 //                       where the source is scratch: the backward transform's work array).
-// ESTIMATE keeps `whole` (what FFTW alone would do); WISDOM_ONLY the first way whose plans the
-// wisdom has. The plane-at-a-time ways can also run through a scratch plane whose pieces the
-// caller sends or receives itself (run_scatter, run_gather), or on planes the caller assembles
-// in the destination (run_filled): Fft3d fuses a slab's single-copy transposes with them that
-// way, lets only them compete, and has them timed the way they will run (Use). A scale (the
-// backward 1/N) is applied while each plane is in cache. Cost: the planes' 5 N log2 N flops
-// either way; the ways differ in memory passes (whole and per_plane: read source, write
-// destination; the copy ways: the same plus a copy in cache). Run `a2a_local_ffts N P` to see
-// them on a machine.
+// ESTIMATE, which times nothing, takes copy_then_in_place where the planes align, else `whole`:
+// a plane transformed in place while it is in cache beat FFTW's one out-of-place plan over the
+// stack on every CPU measured (docs/fft.md), and it is a way the transposes fuse with;
+// WISDOM_ONLY takes the first way whose plans the wisdom has. The plane-at-a-time ways can also run
+// through a scratch plane whose pieces the caller sends or receives itself (run_scatter,
+// run_gather), or on planes the caller assembles in the destination (run_filled): Fft3d fuses a
+// slab's single-copy transposes with them that way, lets only them compete, and has them timed the
+// way they will run (Use). A scale (the backward 1/N) is applied while each plane is in cache.
+// Cost: the planes' 5 N log2 N flops either way; the ways differ in memory passes (whole and
+// per_plane: read source, write destination; the copy ways: the same plus a copy in cache). Run
+// `a2a_local_ffts N P` to see them on a machine.
 #pragma once
 
 #include <algorithm>
@@ -112,6 +114,8 @@ class PlaneFfts {
     if ((measure || wisdom_only) && planes_align) {
       ways.insert(ways.end(), {Way::per_plane, Way::copy_then_in_place});
       if (src_is_scratch) ways.push_back(Way::in_place_then_copy);
+    } else if (planes_align) {  // ESTIMATE: the rule, untimed
+      ways = {Way::copy_then_in_place};
     }
     if (!only.empty()) ways = only;
     auto plan = [&](Way w) -> typename F::plan& {
