@@ -10,7 +10,10 @@
 // plan over the box's lines. Executions allocate nothing. The order of the axes is chosen so
 // that an axis the boxes already hold whole is transformed where it lies and the last axis is
 // one the output boxes hold whole: boxes that are pencils or slabs on both sides cost no more
-// reshapes than a hand-written pencil or slab FFT.
+// reshapes than a hand-written pencil or slab FFT. Where every rank's boxes and the output's
+// axis order are exactly Fft3d's (its slab with the transposed or natural spectrum, its square
+// pencil; DFTs, one field, the plan's own workspace), the plan runs Fft3d, the tuned path, and
+// describe() says so.
 #pragma once
 
 #include <fftw3.h>
