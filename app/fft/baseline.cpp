@@ -27,7 +27,8 @@ FftwMpi1d::FftwMpi1d(MPI_Comm comm, std::int64_t points, unsigned flags, bool sc
         std::max(alloc, fftw_mpi_local_size_1d(points, comm, FFTW_BACKWARD,
                                                flags | FFTW_MPI_SCRAMBLED_IN, &ni, &i0, &no, &b0));
   }
-  data_ = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
+  storage_.resize(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
+  data_ = reinterpret_cast<fftw_complex*>(storage_.data());
   plan_ = fftw_mpi_plan_dft_1d(points, data_, data_, comm, FFTW_FORWARD, out);
   if (scrambled) {
     backward_ = fftw_mpi_plan_dft_1d(points, data_, data_, comm, FFTW_BACKWARD,
@@ -92,8 +93,8 @@ double FftwMpi1d::roundtrip_error(MPI_Comm comm) {
 void FftwMpi1d::release() {
   if (plan_ != nullptr) fftw_destroy_plan(plan_);
   if (backward_ != nullptr) fftw_destroy_plan(backward_);
-  if (data_ != nullptr) fftw_free(data_);
   plan_ = backward_ = nullptr;
+  AlignedVector<std::complex<double>>().swap(storage_);
   data_ = nullptr;
 }
 
@@ -110,9 +111,10 @@ LocalFloor::LocalFloor(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool
   const auto count = [](std::int64_t a, std::int64_t b, std::int64_t c) {
     return static_cast<std::size_t>(std::max<std::int64_t>(a * b * c, 1));
   };
-  planes_ = fftw_alloc_complex(count(x_planes, n1, nc));
-  lines_ = fftw_alloc_complex(count(y_planes, n0, nc));
-  if (planes_ == nullptr || lines_ == nullptr) throw std::bad_alloc();
+  planes_.resize(count(x_planes, n1, nc));
+  lines_.resize(count(y_planes, n0, nc));
+  auto* planes = reinterpret_cast<fftw_complex*>(planes_.data());
+  auto* x_lines = reinterpret_cast<fftw_complex*>(lines_.data());
   // 2D over (y, z) per x-plane; 1D along x per (y, z) of [y][x][z].
   const fftw_iodim yz_c[2] = {{n1, nc, nc}, {nc, 1, 1}};
   const fftw_iodim x_planes_how{x_planes, n1 * nc, n1 * nc};
@@ -124,25 +126,25 @@ LocalFloor::LocalFloor(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool
     if (p != nullptr) plans_.push_back(p);
   };
   auto lines = [&](int sign) {
-    if (y_planes > 0) keep(fftw_plan_guru_dft(1, &x_line, 2, x_how, lines_, lines_, sign, flags));
+    if (y_planes > 0) keep(fftw_plan_guru_dft(1, &x_line, 2, x_how, x_lines, x_lines, sign, flags));
   };
   if (x_planes > 0 && r2c) {
-    real_ = fftw_alloc_real(count(x_planes, n1, n2));
-    if (real_ == nullptr) throw std::bad_alloc();
+    real_.resize(count(x_planes, n1, n2));
+    double* real = real_.data();
     const fftw_iodim yz_r2c[2] = {{n1, n2, nc}, {n2, 1, 1}}, yz_c2r[2] = {{n1, nc, n2}, {n2, 1, 1}};
     const fftw_iodim how_r2c{x_planes, n1 * n2, n1 * nc}, how_c2r{x_planes, n1 * nc, n1 * n2};
-    keep(fftw_plan_guru_dft_r2c(2, yz_r2c, 1, &how_r2c, real_, planes_, flags));
+    keep(fftw_plan_guru_dft_r2c(2, yz_r2c, 1, &how_r2c, real, planes, flags));
     lines(FFTW_FORWARD);
     lines(FFTW_BACKWARD);
-    keep(fftw_plan_guru_dft_c2r(2, yz_c2r, 1, &how_c2r, planes_, real_, flags));
+    keep(fftw_plan_guru_dft_c2r(2, yz_c2r, 1, &how_c2r, planes, real, flags));
   } else {
     if (x_planes > 0) {
-      keep(fftw_plan_guru_dft(2, yz_c, 1, &x_planes_how, planes_, planes_, FFTW_FORWARD, flags));
+      keep(fftw_plan_guru_dft(2, yz_c, 1, &x_planes_how, planes, planes, FFTW_FORWARD, flags));
     }
     lines(FFTW_FORWARD);
     lines(FFTW_BACKWARD);
     if (x_planes > 0) {
-      keep(fftw_plan_guru_dft(2, yz_c, 1, &x_planes_how, planes_, planes_, FFTW_BACKWARD, flags));
+      keep(fftw_plan_guru_dft(2, yz_c, 1, &x_planes_how, planes, planes, FFTW_BACKWARD, flags));
     }
   }
   // Timed by every rank or by none.
@@ -150,17 +152,14 @@ LocalFloor::LocalFloor(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool
   MPI_Allreduce(MPI_IN_PLACE, &everywhere, 1, MPI_INT, MPI_LAND, comm);
   available_ = everywhere != 0;
   // Zeros, not what planning left (denormals are slow); the values do not matter otherwise.
-  std::fill_n(reinterpret_cast<double*>(planes_), 2 * count(x_planes, n1, nc), 0.0);
-  std::fill_n(reinterpret_cast<double*>(lines_), 2 * count(y_planes, n0, nc), 0.0);
-  if (real_ != nullptr) std::fill_n(real_, count(x_planes, n1, n2), 0.0);
+  std::fill(planes_.begin(), planes_.end(), std::complex<double>(0));
+  std::fill(lines_.begin(), lines_.end(), std::complex<double>(0));
+  std::fill(real_.begin(), real_.end(), 0.0);
 }
 
 LocalFloor::~LocalFloor() {
   for (fftw_plan p : plans_)
     fftw_destroy_plan(p);
-  fftw_free(planes_);
-  fftw_free(lines_);
-  if (real_ != nullptr) fftw_free(real_);
 }
 
 void LocalFloor::forward_backward() {
@@ -185,7 +184,8 @@ FftwMpi::FftwMpi(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool r2c, 
                               ? fftw_mpi_local_size_3d_transposed(n[0], n[1], nc_, comm, &local_n0_,
                                                                   &start_, &local_n1_, &start1_)
                               : fftw_mpi_local_size_3d(n[0], n[1], nc_, comm, &local_n0_, &start_);
-  data_ = fftw_alloc_complex(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
+  storage_.resize(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
+  data_ = reinterpret_cast<fftw_complex*>(storage_.data());
   auto* real = reinterpret_cast<double*>(data_);
   const unsigned out = transposed ? flags | FFTW_MPI_TRANSPOSED_OUT : flags;
   const unsigned in = transposed ? flags | FFTW_MPI_TRANSPOSED_IN : flags;
@@ -212,7 +212,6 @@ FftwMpi::FftwMpi(MPI_Comm comm, const std::array<std::int64_t, 3>& n, bool r2c, 
 FftwMpi::~FftwMpi() {
   if (forward_ != nullptr) fftw_destroy_plan(forward_);
   if (backward_ != nullptr) fftw_destroy_plan(backward_);
-  if (data_ != nullptr) fftw_free(data_);
 }
 
 std::string FftwMpi::name() const {

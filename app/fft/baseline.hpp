@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "a2a/fft/aligned.hpp"
 #include "a2a/transpose.hpp"
 
 namespace a2a::fft {
@@ -64,7 +65,8 @@ class FftwMpi1d {
   std::int64_t points_;
   bool scrambled_;
   fftw_plan plan_ = nullptr, backward_ = nullptr;
-  fftw_complex* data_ = nullptr;
+  AlignedVector<std::complex<double>> storage_;  // FFTW-MPI's local_size
+  fftw_complex* data_ = nullptr;                 // storage_'s
   std::ptrdiff_t inputs_ = 0, first_input_ = 0, outputs_ = 0;
 };
 
@@ -100,7 +102,8 @@ class FftwMpi {
   bool r2c_, transposed_;
   std::int64_t nc_;
   std::ptrdiff_t local_n0_ = 0, start_ = 0, local_n1_ = 0, start1_ = 0;
-  fftw_complex* data_ = nullptr;
+  AlignedVector<std::complex<double>> storage_;  // FFTW-MPI's local_size
+  fftw_complex* data_ = nullptr;                 // storage_'s
   fftw_plan forward_ = nullptr, backward_ = nullptr;
 };
 
@@ -124,10 +127,10 @@ class LocalFloor {
 
  private:
   bool available_ = false;
-  fftw_complex* planes_ = nullptr;  // [n0/P][n1][n2c]
-  fftw_complex* lines_ = nullptr;   // [n1/P][n0][n2c]
-  double* real_ = nullptr;          // r2c: [n0/P][n1][n2]
-  std::vector<fftw_plan> plans_;    // in execution order
+  AlignedVector<std::complex<double>> planes_;  // [n0/P][n1][n2c]
+  AlignedVector<std::complex<double>> lines_;   // [n1/P][n0][n2c]
+  AlignedVector<double> real_;                  // r2c: [n0/P][n1][n2]
+  std::vector<fftw_plan> plans_;                // in execution order
 };
 
 // Both FFTW-MPI forms, the transposed (like for like, the headline) first.

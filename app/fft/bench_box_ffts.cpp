@@ -153,8 +153,10 @@ class FftwMpiSeries {
     ptrdiff_t local_n0 = 0, local_0_start = 0, local_n1 = 0, local_1_start = 0;
     const ptrdiff_t alloc = fftw_mpi_local_size_3d_transposed(
         n0, n1, n2, MPI_COMM_WORLD, &local_n0, &local_0_start, &local_n1, &local_1_start);
-    for (fftw_complex*& a : arrays_)
-      a = fftw_alloc_complex(static_cast<std::size_t>(alloc));
+    for (std::size_t i = 0; i < 3; ++i) {
+      storage_[i].resize(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
+      arrays_[i] = reinterpret_cast<fftw_complex*>(storage_[i].data());
+    }
     auto [in, out, back] = arrays_;
     forward_ = fftw_mpi_plan_dft_3d(n0, n1, n2, in, out, MPI_COMM_WORLD, FFTW_FORWARD,
                                     flags | FFTW_MPI_TRANSPOSED_OUT);
@@ -170,8 +172,6 @@ class FftwMpiSeries {
   ~FftwMpiSeries() {
     fftw_destroy_plan(forward_);
     fftw_destroy_plan(backward_);
-    for (fftw_complex* a : arrays_)
-      fftw_free(a);
     fftw_mpi_cleanup();
   }
   FftwMpiSeries(const FftwMpiSeries&) = delete;
@@ -193,7 +193,8 @@ class FftwMpiSeries {
   }
 
  private:
-  std::array<fftw_complex*, 3> arrays_{};  // in, out, back
+  std::array<Array, 3> storage_;
+  std::array<fftw_complex*, 3> arrays_{};  // in, out, back: storage_'s
   fftw_plan forward_ = nullptr, backward_ = nullptr;
   std::vector<Complex> input_;
   double total_ = 1;

@@ -7,10 +7,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#include "a2a/fft/aligned.hpp"
 
 namespace {
 
@@ -173,17 +176,16 @@ int main(int argc, char** argv) {
   box.reps = reps;
   box.plane = static_cast<std::size_t>(n) * n;
   box.count = box.plane * box.local;
-  box.a = fftw_alloc_complex(box.count);
-  box.b = fftw_alloc_complex(box.count);
-  box.panel = fftw_alloc_complex(static_cast<std::size_t>(n) * 256);
+  using Array = a2a::fft::AlignedVector<std::complex<double>>;
+  Array a(box.count), b(box.count), panel(static_cast<std::size_t>(n) * 256);
+  box.a = reinterpret_cast<fftw_complex*>(a.data());
+  box.b = reinterpret_cast<fftw_complex*>(b.data());
+  box.panel = reinterpret_cast<fftw_complex*>(panel.data());
   std::printf("%d^3 c2c on %d ranks: one rank's %d x %d x %d (%.1f MiB), forward, MEASURE\n", n,
               procs, box.local, n, n, static_cast<double>(box.count) * 16 / 1048576);
   plane_ways(box);
   pencil_x_ways(box);
   transposed_x_ways(box);
   box.time("memcpy of the whole box", [&] { std::memcpy(box.b, box.a, box.count * 16); });
-  fftw_free(box.a);
-  fftw_free(box.b);
-  fftw_free(box.panel);
   return 0;
 }

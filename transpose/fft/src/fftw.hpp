@@ -41,13 +41,6 @@ struct Fftw<double> {
     return fftw_plan_many_dft(rank, n, howmany, in, inembed, istride, idist, out, onembed, ostride,
                               odist, sign, flags);
   }
-  static std::complex<double>* allocate(std::size_t n) {
-    auto* p =
-        reinterpret_cast<std::complex<double>*>(fftw_alloc_complex(std::max<std::size_t>(n, 1)));
-    if (p == nullptr) throw std::bad_alloc();
-    return p;
-  }
-  static void free(std::complex<double>* p) { fftw_free(p); }
   static int alignment_of(const void* p) {
     return fftw_alignment_of(static_cast<double*>(const_cast<void*>(p)));
   }
@@ -98,13 +91,6 @@ struct Fftw<float> {
     return fftwf_plan_many_dft(rank, n, howmany, in, inembed, istride, idist, out, onembed, ostride,
                                odist, sign, flags);
   }
-  static std::complex<float>* allocate(std::size_t n) {
-    auto* p =
-        reinterpret_cast<std::complex<float>*>(fftwf_alloc_complex(std::max<std::size_t>(n, 1)));
-    if (p == nullptr) throw std::bad_alloc();
-    return p;
-  }
-  static void free(std::complex<float>* p) { fftwf_free(p); }
   static int alignment_of(const void* p) {
     return fftwf_alignment_of(static_cast<float*>(const_cast<void*>(p)));
   }
