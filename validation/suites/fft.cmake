@@ -351,6 +351,19 @@ if(A2A_WITH_FFTW)
   a2a_cli_failure(fft_uniform_backend_uneven_grid 4 "does not support the vector" fft --grid 17x13x11 --backend tra)
 endif()
 
+# A plain C program on FFTW-MPI's slab boxes, which BoxFft runs on Fft3d: c2c and r2c, in and
+# out of place, odd sizes, empty ranks (P = 5), against serial FFTW.
+if(TARGET a2a_fft)
+  add_executable(capi_fft_tuned_slabs ${PROJECT_SOURCE_DIR}/validation/capi/fft_tuned_slabs.c)
+  target_link_libraries(capi_fft_tuned_slabs PRIVATE a2a::fft PkgConfig::FFTW3 MPI::MPI_C m)
+  foreach(ranks 2 3 5)
+    a2a_add_mpi_test(fft.c_program_tuned_slabs.P${ranks} ${ranks}
+                     COMMAND $<TARGET_FILE:capi_fft_tuned_slabs> TIMEOUT 120)
+    set_tests_properties(fft.c_program_tuned_slabs.P${ranks} PROPERTIES
+                         PASS_REGULAR_EXPRESSION "tuned_slabs: 12 passed, 0 failed")
+  endforeach()
+endif()
+
 # Port check: an FFTW-MPI program (plain C, slab, FFTW_MPI_TRANSPOSED_OUT, in place) and the
 # same program on a2a/fft.h give the same global spectrum to rounding (docs/fft.md counts the
 # lines the port changed).

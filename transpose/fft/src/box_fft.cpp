@@ -156,23 +156,19 @@ struct BoxFft<Real>::Impl {
   // other scaling is a pass over the result.
   template <bool Forward, typename In, typename Out>
   void run_tuned(const In* in, Out* out, Scaling scaling) {
-    constexpr bool forward = Forward;
     if constexpr (Forward) {
       tuned->forward(in, out);
     } else {
       tuned->backward(in, out);
     }
-    const double wanted = scaling == Scaling::none   ? 1
-                          : scaling == Scaling::full ? full_scale
-                                                     : std::sqrt(full_scale);
-    const double factor = wanted / (forward ? 1 : full_scale);
-    if (factor == 1) return;
-    const std::size_t count = static_cast<std::size_t>(forward ? o.out.count() : o.in.count()) *
-                              (std::is_same_v<Out, Complex> ? 2 : 1);
-    auto* r = reinterpret_cast<Real*>(out);
-    const auto f = static_cast<Real>(factor);
-    for (std::size_t i = 0; i < count; ++i)
-      r[i] *= f;
+    const double factor = factor_of(scaling) / (Forward ? 1 : full_scale);
+    scale(out, Forward ? o.out.count() : o.in.count(), static_cast<Real>(factor));
+  }
+  // What a call's scaling multiplies the transform by.
+  double factor_of(Scaling scaling) const {
+    return scaling == Scaling::none   ? 1
+           : scaling == Scaling::full ? full_scale
+                                      : std::sqrt(full_scale);
   }
 
   ~Impl() {
@@ -341,9 +337,7 @@ struct BoxFft<Real>::Impl {
     }
     std::byte* arrays[4] = {const_cast<std::byte*>(static_cast<const std::byte*>(in)),
                             static_cast<std::byte*>(out), a, a + buffer_bytes};
-    const double factor = scaling == Scaling::none   ? 1
-                          : scaling == Scaling::full ? full_scale
-                                                     : std::sqrt(full_scale);
+    const auto factor = static_cast<Real>(factor_of(scaling));
     const auto batch = static_cast<std::size_t>(o.batch);
     for (const Op& op : ops) {
       std::byte* src = arrays[op.src];
@@ -358,13 +352,8 @@ struct BoxFft<Real>::Impl {
         case Op::transform:
           execute(op, src, dst);
           break;
-        case Op::scale:
-          if (factor != 1) {
-            auto* r = reinterpret_cast<Real*>(src);
-            const auto f = static_cast<Real>(factor);
-            for (std::size_t i = 0; i < op.bytes; ++i)
-              r[i] *= f;
-          }
+        case Op::scale:  // op.bytes counts reals here
+          scale(reinterpret_cast<Real*>(src), static_cast<std::int64_t>(op.bytes), factor);
           break;
         case Op::to_internal:
         case Op::from_internal:

@@ -120,10 +120,14 @@ using Iodim = std::conditional_t<std::is_same_v<Real, double>, fftw_iodim, fftwf
 
 // data[0, count) *= factor (FFTW's transforms do not scale: the backward 1/N); nothing for 1.
 template <typename Real>
-void scale(std::complex<Real>* data, std::int64_t count, Real factor) {
+void scale(Real* data, std::int64_t count, Real factor) {
   if (factor == Real(1)) return;
   for (std::int64_t i = 0; i < count; ++i)
     data[i] *= factor;
+}
+template <typename Real>
+void scale(std::complex<Real>* data, std::int64_t count, Real factor) {
+  scale(reinterpret_cast<Real*>(data), 2 * count, factor);
 }
 
 }  // namespace a2a::fft
