@@ -9,7 +9,8 @@
 //   box_c2c_x3     BoxFft, a batch of 3 interleaved fields in one plan, x-pencils out
 //   box_dct2       BoxFft, DCT-II along every axis (real data, the same N^3), x-pencils out
 //   fftw_mpi_c2c   FFTW-MPI's own, the same layout (FFTW_MPI_TRANSPOSED_OUT), out of place
-//                  (where a2a was built with FFTW-MPI)
+//   fftw_mpi_c2c_in_place  the same in place, its fastest form (where a2a was built with
+//                  FFTW-MPI: both)
 // Every plan with the same FFTW planner: estimate (the library's default) or measure.
 // One JSON line per series: the median and each round's time (us), and the round trip's error.
 // scripts/measure box-fft runs it and writes the dated record. Not a test: it asserts nothing.
@@ -147,8 +148,10 @@ class LibrarySeries {
 // distribution (ceil(n/P) planes), arrays from its local_size.
 class FftwMpiSeries {
  public:
-  FftwMpiSeries(const Grid& grid, unsigned flags, const std::vector<double>& seeds) {
-    fftw_mpi_init();
+  // in_place: FFTW-MPI's fastest form, one array both ways (its values grow by N each round:
+  // finite for the rounds run here); else out of place, as a2a's series run.
+  FftwMpiSeries(const Grid& grid, unsigned flags, const std::vector<double>& seeds, bool in_place)
+      : in_place_(in_place) {
     const auto [n0, n1, n2] = grid;
     ptrdiff_t local_n0 = 0, local_0_start = 0, local_n1 = 0, local_1_start = 0;
     const ptrdiff_t alloc = fftw_mpi_local_size_3d_transposed(
@@ -157,6 +160,7 @@ class FftwMpiSeries {
       storage_[i].resize(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
       arrays_[i] = reinterpret_cast<fftw_complex*>(storage_[i].data());
     }
+    if (in_place) arrays_[1] = arrays_[2] = arrays_[0];
     auto [in, out, back] = arrays_;
     forward_ = fftw_mpi_plan_dft_3d(n0, n1, n2, in, out, MPI_COMM_WORLD, FFTW_FORWARD,
                                     flags | FFTW_MPI_TRANSPOSED_OUT);
@@ -172,17 +176,22 @@ class FftwMpiSeries {
   ~FftwMpiSeries() {
     fftw_destroy_plan(forward_);
     fftw_destroy_plan(backward_);
-    fftw_mpi_cleanup();
   }
   FftwMpiSeries(const FftwMpiSeries&) = delete;
 
   Series series() {
-    return {"fftw_mpi_c2c",
+    return {in_place_ ? "fftw_mpi_c2c_in_place" : "fftw_mpi_c2c",
             [this] {
               fftw_execute(forward_);
               fftw_execute(backward_);
             },
             [this] {
+              if (in_place_) {  // one round trip from the input again
+                std::copy_n(reinterpret_cast<const double*>(input_.data()), 2 * input_.size(),
+                            reinterpret_cast<double*>(arrays_[0]));
+                fftw_execute(forward_);
+                fftw_execute(backward_);
+              }
               const fftw_complex* back = arrays_[2];
               double e = 0;
               for (std::size_t i = 0; i < input_.size(); ++i)
@@ -198,6 +207,7 @@ class FftwMpiSeries {
   fftw_plan forward_ = nullptr, backward_ = nullptr;
   std::vector<Complex> input_;
   double total_ = 1;
+  bool in_place_ = false;
 };
 #endif
 
@@ -258,17 +268,24 @@ int main(int argc, char** argv) {
                                         a2a::fft::slab_box(grid, procs, rank, 1).count());
   // Enough for 3 complex fields of this rank's larger box.
   const std::vector<double> seeds = seeded(static_cast<std::size_t>(6 * largest));
+#ifdef A2A_WITH_FFTW_MPI
+  fftw_mpi_init();
+#endif
   {
     std::vector<Series> series;
     LibrarySeries library(grid, flags, seeds);
     library.add_to(series);
 #ifdef A2A_WITH_FFTW_MPI
-    FftwMpiSeries fftw_mpi(grid, flags, seeds);
+    FftwMpiSeries fftw_mpi(grid, flags, seeds, false), fftw_mpi_in_place(grid, flags, seeds, true);
     series.push_back(fftw_mpi.series());
+    series.push_back(fftw_mpi_in_place.series());
 #endif
     time_rounds(series, iters);
     report(series, n);
   }
+#ifdef A2A_WITH_FFTW_MPI
+  fftw_mpi_cleanup();  // after every FFTW-MPI plan is destroyed
+#endif
   MPI_Finalize();
   return 0;
 }
