@@ -26,6 +26,8 @@ CASES = {
     "mixed_r2c_dct2": ((5, 4, 8), ("dct2", "dft", "dft"), 1, 1),
     "none_y": ((6, 5, 4), ("dft", "none", "dft"), 0, 1),
     "r2r_none_z": ((5, 4, 3), ("dst2", "dct1", "none"), 0, 1),
+    "r2r_dct3_dst3_dct2": ((7, 5, 9), ("dct3", "dst3", "dct2"), 0, 1),
+    "r2r_dct2_dct2_dst2": ((3, 8, 5), ("dct2", "dct2", "dst2"), 0, 1),
 }
 
 

@@ -308,6 +308,50 @@ void check_case(a2a::test::Harness& h, const Case& c, const std::vector<Box>& in
   h.expect(round_trip < tolerance, label + ": round trip, error " + std::to_string(round_trip));
 }
 
+// Values that no transform mixes stay apart: in a batch of two real fields (DCT-II along every
+// axis) a NaN field leaves the other's spectrum bit for bit as it is beside a finite one, and
+// with axis 2 of kind none a NaN plane (z = 0) leaves the other planes so. (Lines whose values
+// the transform mixes anyway may share a DFT: transpose/fft/src/paired_trig.hpp.)
+void check_independence(a2a::test::Harness& h) {
+  const int P = h.procs();
+  const auto me = h.rank();
+  const Grid n{6, 7, 5};
+  auto spectra = [&](int batch, std::array<Kind, 3> kinds, auto poisoned) {
+    a2a::fft::BoxOptions o;
+    o.n = n;
+    o.in = a2a::fft::slab_box(n, P, me);
+    o.out = a2a::fft::pencil_box(n, 0, P, me);
+    o.kinds = kinds;
+    o.batch = batch;
+    a2a::fft::BoxFft<double> fft(h.comm(), o);
+    std::vector<double> in(fft.input_elements()), out(fft.output_elements());
+    for (std::size_t i = 0; i < in.size(); ++i)
+      in[i] = poisoned(i) ? std::nan("") : std::sin(0.1 * static_cast<double>(i) + me);
+    fft.forward(in.data(), out.data());
+    return out;
+  };
+  const std::array<Kind, 3> dct2{Kind::dct2, Kind::dct2, Kind::dct2};
+  const auto finite = spectra(2, dct2, [](std::size_t) { return false; });
+  const auto field0_nan = spectra(2, dct2, [](std::size_t i) { return i % 2 == 0; });
+  bool same = true;
+  for (std::size_t i = 1; i < finite.size(); i += 2)
+    same = same && finite[i] == field0_nan[i];
+  h.expect(same, "a batch of 2 real fields: a NaN field 0 leaves field 1's DCT-II as it is");
+  const std::array<Kind, 3> none_z{Kind::dct2, Kind::dct3, Kind::none};
+  // The input slab holds whole rows along z; the output pencil rows of its own z range.
+  const auto z = static_cast<std::size_t>(n[2]);
+  const a2a::Box out = a2a::fft::pencil_box(n, 0, P, me);
+  const auto out_z = static_cast<std::size_t>(out.extent(2));
+  const auto planes = spectra(1, none_z, [](std::size_t) { return false; });
+  const auto plane0_nan = spectra(1, none_z, [&](std::size_t i) { return i % z == 0; });
+  same = true;
+  for (std::size_t i = 0; i < planes.size(); ++i) {
+    const bool plane0 = out.lo[2] + static_cast<std::int64_t>(i % out_z) == 0;
+    same = same && (plane0 || planes[i] == plane0_nan[i]);
+  }
+  h.expect(same, "axis 2 of kind none: a NaN plane z = 0 leaves the other planes as they are");
+}
+
 void check_misuse(a2a::test::Harness& h) {
   const int P = h.procs();
   const auto me = h.rank();
@@ -454,6 +498,7 @@ int main(int argc, char** argv) {
         check_case<float>(h, c, slabs, pencils, padded, c.name + " in place, padded rows, float");
       }
     }
+    check_independence(h);
     check_misuse(h);
     code = h.finish();
   }

@@ -19,6 +19,7 @@
 #include "box_plan.hpp"
 #include "fft3d_logic.hpp"
 #include "fftw.hpp"
+#include "paired_trig.hpp"
 
 namespace a2a::fft {
 
@@ -115,10 +116,13 @@ struct BoxFft<Real>::Impl {
   // arrays.
   struct Op {
     enum Type { copy, reshape, transform, scale, to_internal, from_internal } type = copy;
-    enum Call { dft, r2r, r2c, c2r } call = dft;
+    // paired: a DCT/DST of type II or III through PairedTrig, its scratch the other work array.
+    enum Call { dft, r2r, r2c, c2r, paired } call = dft;
     int src = kCallerIn, dst = kCallerIn;
     Redistribution* exchange = nullptr;
     typename F::plan plan = nullptr;
+    const PairedTrig<Real>* trig = nullptr;
+    int scratch = kWorkB;
     std::size_t bytes = 0;  // copy: all; scale: reals
     // to_internal / from_internal: between the caller's layout (axes in `order`, the batch
     // interleaved or contiguous) and the plan's own (row-major, the batch fastest).
@@ -142,6 +146,7 @@ struct BoxFft<Real>::Impl {
   std::vector<Box> in_boxes, out_boxes;
   std::vector<std::unique_ptr<Redistribution>> exchanges;
   std::vector<typename F::plan> plans;
+  std::vector<std::unique_ptr<PairedTrig<Real>>> trigs;
   std::vector<Op> forward_ops, backward_ops;
   std::size_t buffer_bytes = 0;  // each work array
   AlignedVector<Complex> work;   // both work arrays; planned on, then freed with external_workspace
@@ -233,6 +238,38 @@ struct BoxFft<Real>::Impl {
     return p;
   }
 
+  // Box b seen as [A][n][B] reals along `axis` (PairedTrig's view): B counts the values after
+  // the axis, the batch and a complex value's two parts.
+  std::array<std::size_t, 3> lines_along(const Box& b, int axis, bool real_data) const {
+    std::array<std::size_t, 3> v{1, static_cast<std::size_t>(b.extent(axis)),
+                                 static_cast<std::size_t>(o.batch) * (real_data ? 1 : 2)};
+    for (int d = 0; d < 3; ++d) {
+      if (d != axis) v[d < axis ? 0 : 2] *= static_cast<std::size_t>(b.extent(d));
+    }
+    return v;
+  }
+  // Whether a transform of kind k runs through PairedTrig: its kind is served, and the two lines
+  // it pairs (whose values then share one DFT: a NaN or a huge value in one reaches the other)
+  // are lines this plan mixes anyway: a complex value's real and imaginary parts (some axis is
+  // a DFT), or, for one real field, neighbouring lines of a grid transformed along every axis.
+  // Real batches and grids with an axis of kind none keep FFTW's r2r, line by line.
+  bool pairs_mix_anyway(Kind k, bool real_data) const {
+    if (!PairedTrig<Real>::serves(k)) return false;
+    if (!real_data) return true;
+    return o.batch == 1 &&
+           std::none_of(o.kinds.begin(), o.kinds.end(), [](Kind a) { return a == Kind::none; });
+  }
+  // op.trig for kind k along `axis` of box b, its scratch the array at `scratch`.
+  void make_trig(Op& op, const Box& b, int axis, Kind k, bool real_data, std::byte* scratch,
+                 bool& planned) {
+    if (b.empty()) return;
+    const auto [a, n, rest] = lines_along(b, axis, real_data);
+    trigs.push_back(std::make_unique<PairedTrig<Real>>(
+        k, a, n, rest, reinterpret_cast<Complex*>(scratch), o.fftw_flags));
+    if (!trigs.back()->planned()) planned = false;
+    op.trig = trigs.back().get();
+  }
+
   // The operations of one direction from the logic (backward: the steps in reverse, inverse
   // kinds, c2r), planned on the work arrays a and b.
   std::vector<Op> build(bool forward, std::byte* a, std::byte* b, bool& planned) {
@@ -299,6 +336,10 @@ struct BoxFft<Real>::Impl {
         op.plan = make_plan(mine(step.boxes), before, 2, kind, sign, op.call, false, arrays[op.src],
                             arrays[op.dst], planned);
         at = {op.dst, forward ? mine(step.boxes) : before, !forward};
+      } else if (pairs_mix_anyway(kind, step.real)) {
+        op.call = Op::paired;
+        op.scratch = other_work();
+        make_trig(op, at.box, step.axis, kind, step.real, arrays[op.scratch], planned);
       } else {
         op.call = kind == Kind::dft ? Op::dft : Op::r2r;
         op.plan = make_plan(at.box, at.box, step.axis, kind, sign, op.call, step.real,
@@ -350,7 +391,14 @@ struct BoxFft<Real>::Impl {
           op.exchange->execute(src, dst);
           break;
         case Op::transform:
-          execute(op, src, dst);
+          if (op.call == Op::paired) {
+            if (op.trig != nullptr) {
+              op.trig->run(reinterpret_cast<Real*>(src),
+                           reinterpret_cast<Complex*>(arrays[op.scratch]));
+            }
+          } else {
+            execute(op, src, dst);
+          }
           break;
         case Op::scale:  // op.bytes counts reals here
           scale(reinterpret_cast<Real*>(src), static_cast<std::int64_t>(op.bytes), factor);
@@ -424,6 +472,8 @@ struct BoxFft<Real>::Impl {
         break;
       case Op::c2r:
         F::execute_c2r(op.plan, cs, rd);
+        break;
+      case Op::paired:  // run() calls it with its scratch
         break;
     }
   }
@@ -503,6 +553,10 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
   for (const logic::Step& step : m.plan.steps) {
     most = std::max(most, static_cast<std::size_t>(m.mine(step.boxes).count()) *
                               m.element_bytes(step.real && !step.r2c));
+    if (step.type == logic::Step::transform && m.pairs_mix_anyway(step.kind, step.real)) {
+      const auto [a, n, rest] = m.lines_along(m.mine(step.boxes), step.axis, step.real);
+      most = std::max(most, PairedTrig<Real>::scratch_size(a, n, rest) * sizeof(Complex));
+    }
   }
   m.buffer_bytes = (std::max<std::size_t>(most, 1) + 63) / 64 * 64;
   m.work.resize(2 * m.buffer_bytes / sizeof(Complex));

@@ -1,0 +1,290 @@
+// DCT-II, DCT-III, DST-II and DST-III (FFTW's REDFT10, REDFT01, RODFT10, RODFT01, unnormalized)
+// of every real line along one axis of a box, through complex DFTs of half as many lines: two
+// real lines ride as the real and imaginary parts of one complex line (J. Makhoul, "A fast
+// cosine transform in one and two dimensions", IEEE Trans. ASSP 28(1), 1980: a DCT-II of n
+// points is a DFT of the same n points reordered, then a twiddle).
+//
+// Why not FFTW's own r2r plans: FFTW runs these kinds one line at a time through a buffer
+// (redft10e-r2hc), without its vector loops over neighbouring lines; measured on one rank's
+// 128 x 4096 lines they take 2-4x a complex DFT of the same lines holding twice the data. Here
+// the DFT is FFTW's c2c over all pairs at once (its vector loops), and the cost beyond it is two
+// passes: the reorder (into the scratch array) and the twiddle back (into the lines).
+//
+// The box is seen as [A][n][B] reals (A: the axes before the line axis, B: those after it,
+// times anything interleaved: a batch, a complex value's two parts); lines are paired along B
+// where B >= 2 (neighbouring values of one row: the scratch is [A][n][ceil(B/2)] complex), else
+// along A ([ceil(A/2)][n] complex). An odd line out is paired with zeros.
+//
+// Type II, with v the line reordered (v[j] = x[2j], v[n-1-j] = x[2j+1]) and V its DFT:
+//   DCT-II(x)[k] = 2 Re(e^{-i pi k / 2n} V[k]);
+//   DST-II(x)[k] = DCT-II((-1)^j x[j])[n-1-k].
+// Type III, the inverse up to 2n: W[k] = e^{i pi k / 2n} (X[k] - i X[n-k]) (X[n] = 0), w its
+// unnormalized inverse DFT, then x[2j] = w[j], x[2j+1] = w[n-1-j];
+//   DST-III(X)[j] = (-1)^j DCT-III(X reversed)[j].
+// Two real lines a, b in one complex line z = a + ib separate as A = (Z[k] + conj Z[n-k]) / 2,
+// B = (Z[k] - conj Z[n-k]) / 2i, and combine as Z = A + iB.
+#pragma once
+
+#include <cmath>
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "a2a/fft/box_fft.hpp"
+#include "fftw.hpp"
+
+namespace a2a::fft {
+
+template <typename Real>
+class PairedTrig {
+  using F = Fftw<Real>;
+  using C = std::complex<Real>;
+
+ public:
+  // The kinds served.
+  static bool serves(Kind k) {
+    return k == Kind::dct2 || k == Kind::dct3 || k == Kind::dst2 || k == Kind::dst3;
+  }
+  // Complex values of scratch a box [A][n][B] takes.
+  static std::size_t scratch_size(std::size_t a, std::size_t n, std::size_t b) {
+    return b >= 2 ? a * n * ((b + 1) / 2) : (a + 1) / 2 * n;
+  }
+
+  // Plans FFTW's DFT of the pairs on `scratch` (scratch_size values) with `flags`; planned()
+  // is false where FFTW makes none (FFTW_WISDOM_ONLY without the wisdom).
+  PairedTrig(Kind kind, std::size_t a, std::size_t n, std::size_t b, C* scratch, unsigned flags)
+      : kind_(kind), a_(a), n_(n), b_(b) {
+    const bool second = kind == Kind::dct2 || kind == Kind::dst2;
+    outer_ = b >= 2 ? a : (a + 1) / 2;
+    inner_ = b >= 2 ? (b + 1) / 2 : 1;
+    twiddle_.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {  // e^{-i pi k / 2n}, in double
+      const double angle = -M_PI * static_cast<double>(k) / (2.0 * static_cast<double>(n));
+      twiddle_[k] = C(static_cast<Real>(std::cos(angle)), static_cast<Real>(std::sin(angle)));
+    }
+    const auto in = static_cast<std::ptrdiff_t>(inner_);
+    const typename F::iodim64 line{static_cast<std::ptrdiff_t>(n), in, in};
+    const typename F::iodim64 how[2] = {
+        {static_cast<std::ptrdiff_t>(outer_), static_cast<std::ptrdiff_t>(n) * in,
+         static_cast<std::ptrdiff_t>(n) * in},
+        {in, 1, 1}};
+    auto* z = reinterpret_cast<typename F::complex*>(scratch);
+    plan_ = F::guru64(1, &line, 2, how, z, z, second ? FFTW_FORWARD : FFTW_BACKWARD, flags);
+  }
+  ~PairedTrig() {
+    if (plan_ != nullptr) F::destroy(plan_);
+  }
+  PairedTrig(const PairedTrig&) = delete;
+  PairedTrig& operator=(const PairedTrig&) = delete;
+  bool planned() const { return plan_ != nullptr; }
+
+  // Transforms every line of x ([A][n][B] reals) in place, through `scratch`.
+  void run(Real* x, C* scratch) const {
+    const bool second = kind_ == Kind::dct2 || kind_ == Kind::dst2;
+    if (second) {
+      reorder_in(x, scratch);
+    } else {
+      twiddle_in(x, scratch);
+    }
+    auto* z = reinterpret_cast<typename F::complex*>(scratch);
+    F::execute(plan_, z, z);
+    if (second) {
+      twiddle_out(scratch, x);
+    } else {
+      reorder_out(scratch, x);
+    }
+  }
+
+ private:
+  // Where value j of a line goes in the reordered line v.
+  std::size_t position(std::size_t j) const { return j % 2 == 0 ? j / 2 : n_ - 1 - j / 2; }
+  // The pairs, as pointers: pair (o, i)'s two lines start at x + first, x + first + 1 (along B)
+  // or x + first, x + first + n (along A); `two` is false for an odd line out.
+  // Along B (b_ >= 2) value j of both lines of row o lies in row (o, j) of x: b_ reals, the
+  // pairs' values side by side as the scratch row's complex values. Along A (b_ == 1) line q is
+  // x[q n .. q n + n).
+  C* row(C* z, std::size_t o, std::size_t k) const { return z + (o * n_ + k) * inner_; }
+  const C* row(const C* z, std::size_t o, std::size_t k) const { return z + (o * n_ + k) * inner_; }
+  // Line pair o along A: its two lines (the second nullptr for an odd line out).
+  std::pair<Real*, Real*> line_pair(Real* x, std::size_t o) const {
+    return {x + 2 * o * n_, 2 * o + 1 < a_ ? x + (2 * o + 1) * n_ : nullptr};
+  }
+
+  // Type II, in: z[position(j)] = sign(j) (a[j] + i b[j]).
+  void reorder_in(const Real* x, C* z) const {
+    const bool alternate = kind_ == Kind::dst2;
+    for (std::size_t o = 0; o < outer_; ++o) {
+      if (b_ >= 2) {
+        for (std::size_t j = 0; j < n_; ++j) {
+          const Real sign = alternate && j % 2 == 1 ? Real(-1) : Real(1);
+          const Real* in = x + (o * n_ + j) * b_;
+          Real* out = reinterpret_cast<Real*>(row(z, o, position(j)));
+          for (std::size_t v = 0; v < b_; ++v)
+            out[v] = sign * in[v];
+          if (b_ % 2 == 1) out[b_] = 0;
+        }
+        continue;
+      }
+      const auto [a, b] = line_pair(const_cast<Real*>(x), o);
+      Real* line = reinterpret_cast<Real*>(row(z, o, 0));
+      const Real odd = alternate ? Real(-1) : Real(1);
+      // Even values forward from the start, odd ones backward from the end: two plain loops.
+      for (std::size_t m = 0; 2 * m < n_; ++m) {
+        line[2 * m] = a[2 * m];
+        line[2 * m + 1] = b != nullptr ? b[2 * m] : Real(0);
+      }
+      for (std::size_t m = 0; 2 * m + 1 < n_; ++m) {
+        line[2 * (n_ - 1 - m)] = odd * a[2 * m + 1];
+        line[2 * (n_ - 1 - m) + 1] = b != nullptr ? odd * b[2 * m + 1] : Real(0);
+      }
+    }
+  }
+  // Type II, out: a[k'] = Re(t (Z[k] + conj Z[n-k])), b[k'] = Im(t (Z[k] - conj Z[n-k])), with
+  // t = twiddle[k] and k' = k (DCT) or n-1-k (DST).
+  void twiddle_out(const C* z, Real* x) const {
+    const bool reverse = kind_ == Kind::dst2;
+    for (std::size_t o = 0; o < outer_; ++o) {
+      if (b_ >= 2) {
+        for (std::size_t k = 0; k < n_; ++k) {
+          const Real* here = reinterpret_cast<const Real*>(row(z, o, k));
+          const Real* mirror = reinterpret_cast<const Real*>(row(z, o, (n_ - k) % n_));
+          const Real tr = twiddle_[k].real(), ti = twiddle_[k].imag();
+          Real* out = x + (o * n_ + (reverse ? n_ - 1 - k : k)) * b_;
+          const std::size_t pairs = b_ / 2;
+          for (std::size_t i = 0; i < pairs; ++i) {
+            // s = Z[k] + conj Z[n-k], d = Z[k] - conj Z[n-k]
+            const Real sr = here[2 * i] + mirror[2 * i], si = here[2 * i + 1] - mirror[2 * i + 1];
+            const Real dr = here[2 * i] - mirror[2 * i], di = here[2 * i + 1] + mirror[2 * i + 1];
+            out[2 * i] = tr * sr - ti * si;
+            out[2 * i + 1] = tr * di + ti * dr;
+          }
+          if (b_ % 2 == 1) {
+            const Real sr = here[b_ - 1] + mirror[b_ - 1], si = here[b_] - mirror[b_];
+            out[b_ - 1] = tr * sr - ti * si;
+          }
+        }
+        continue;
+      }
+      const auto [a, b] = line_pair(x, o);
+      const Real* line = reinterpret_cast<const Real*>(row(z, o, 0));
+      // Z[0]'s mirror is itself (t[0] = 1); Z[k]'s for k >= 1 is Z[n-k]. Branch-free loops:
+      // the odd line out and the DST's reversal chosen outside them.
+      const Real* t = reinterpret_cast<const Real*>(twiddle_.data());
+      auto lines_out = [&](auto two, auto reversed) {
+        const std::size_t first = reversed ? n_ - 1 : 0;
+        a[first] = 2 * line[0];
+        if constexpr (two) b[first] = 2 * line[1];
+        for (std::size_t k = 1; k < n_; ++k) {
+          const std::size_t m = n_ - k;
+          const Real hr = line[2 * k], hi = line[2 * k + 1];
+          const Real mr = line[2 * m], mi = line[2 * m + 1];
+          const Real tr = t[2 * k], ti = t[2 * k + 1];
+          const std::size_t kout = reversed ? m - 1 : k;
+          a[kout] = tr * (hr + mr) - ti * (hi - mi);
+          if constexpr (two) b[kout] = tr * (hi + mi) + ti * (hr - mr);
+        }
+      };
+      using Yes = std::true_type;
+      using No = std::false_type;
+      if (b != nullptr) {
+        reverse ? lines_out(Yes{}, Yes{}) : lines_out(Yes{}, No{});
+      } else {
+        reverse ? lines_out(No{}, Yes{}) : lines_out(No{}, No{});
+      }
+    }
+  }
+  // Type III, in: Z[k] = conj(t) ((a[k] + b[n-k]) + i (b[k] - a[n-k])) (a[n] = b[n] = 0), the
+  // lines reversed first for a DST.
+  void twiddle_in(const Real* x, C* z) const {
+    const bool reverse = kind_ == Kind::dst3;
+    auto index = [&](std::size_t k) { return reverse ? n_ - 1 - k : k; };
+    for (std::size_t o = 0; o < outer_; ++o) {
+      if (b_ >= 2) {
+        for (std::size_t k = 0; k < n_; ++k) {
+          const Real* here = x + (o * n_ + index(k)) * b_;
+          const Real* mirror = k == 0 ? nullptr : x + (o * n_ + index(n_ - k)) * b_;
+          const Real ur = twiddle_[k].real(), ui = -twiddle_[k].imag();
+          Real* out = reinterpret_cast<Real*>(row(z, o, k));
+          const std::size_t pairs = b_ / 2;
+          for (std::size_t i = 0; i < pairs; ++i) {
+            const Real ar = mirror != nullptr ? mirror[2 * i] : Real(0);
+            const Real br = mirror != nullptr ? mirror[2 * i + 1] : Real(0);
+            const Real re = here[2 * i] + br, im = here[2 * i + 1] - ar;
+            out[2 * i] = ur * re - ui * im;
+            out[2 * i + 1] = ur * im + ui * re;
+          }
+          if (b_ % 2 == 1) {
+            const Real ar = mirror != nullptr ? mirror[b_ - 1] : Real(0);
+            const Real re = here[b_ - 1], im = -ar;
+            out[b_ - 1] = ur * re - ui * im;
+            out[b_] = ur * im + ui * re;
+          }
+        }
+        continue;
+      }
+      const auto [a, b] = line_pair(const_cast<Real*>(x), o);
+      Real* line = reinterpret_cast<Real*>(row(z, o, 0));
+      const Real* t = reinterpret_cast<const Real*>(twiddle_.data());
+      // k = 0 has no mirror (X[n] = 0) and t[0] = 1; branch-free loops as in twiddle_out.
+      auto lines_in = [&](auto two, auto reversed) {
+        auto at = [&](const Real* line_values, std::size_t k) {
+          return line_values[reversed ? n_ - 1 - k : k];
+        };
+        line[0] = at(a, 0);
+        line[1] = two ? at(b, 0) : Real(0);
+        for (std::size_t k = 1; k < n_; ++k) {
+          const Real ak = at(a, k), ar = at(a, n_ - k);
+          const Real bk = two ? at(b, k) : Real(0), br = two ? at(b, n_ - k) : Real(0);
+          const Real ur = t[2 * k], ui = -t[2 * k + 1];
+          const Real re = ak + br, im = bk - ar;
+          line[2 * k] = ur * re - ui * im;
+          line[2 * k + 1] = ur * im + ui * re;
+        }
+      };
+      using Yes = std::true_type;
+      using No = std::false_type;
+      if (b != nullptr) {
+        reverse ? lines_in(Yes{}, Yes{}) : lines_in(Yes{}, No{});
+      } else {
+        reverse ? lines_in(No{}, Yes{}) : lines_in(No{}, No{});
+      }
+    }
+  }
+  // Type III, out: a[j] = sign(j) Re w[position(j)], b[j] = sign(j) Im w[position(j)].
+  void reorder_out(const C* z, Real* x) const {
+    const bool alternate = kind_ == Kind::dst3;
+    for (std::size_t o = 0; o < outer_; ++o) {
+      if (b_ >= 2) {
+        for (std::size_t j = 0; j < n_; ++j) {
+          const Real sign = alternate && j % 2 == 1 ? Real(-1) : Real(1);
+          const Real* in = reinterpret_cast<const Real*>(row(z, o, position(j)));
+          Real* out = x + (o * n_ + j) * b_;
+          for (std::size_t v = 0; v < b_; ++v)
+            out[v] = sign * in[v];
+        }
+        continue;
+      }
+      const auto [a, b] = line_pair(x, o);
+      const Real* line = reinterpret_cast<const Real*>(row(z, o, 0));
+      const Real odd = alternate ? Real(-1) : Real(1);
+      for (std::size_t m = 0; 2 * m < n_; ++m) {
+        a[2 * m] = line[2 * m];
+        if (b != nullptr) b[2 * m] = line[2 * m + 1];
+      }
+      for (std::size_t m = 0; 2 * m + 1 < n_; ++m) {
+        a[2 * m + 1] = odd * line[2 * (n_ - 1 - m)];
+        if (b != nullptr) b[2 * m + 1] = odd * line[2 * (n_ - 1 - m) + 1];
+      }
+    }
+  }
+
+  Kind kind_;
+  std::size_t a_, n_, b_, outer_ = 0, inner_ = 0;
+  std::vector<C> twiddle_;
+  typename F::plan plan_ = nullptr;
+};
+
+}  // namespace a2a::fft

@@ -1,0 +1,98 @@
+// PairedTrig (transpose/fft/src/paired_trig.hpp), the DCT/DST types II and III through complex
+// DFTs of paired lines, against FFTW's own r2r transforms (REDFT10/01, RODFT10/01) of the same
+// lines, without MPI: every kind, double and float, boxes [A][n][B] with n = 1, 2, 3, 8 and 17,
+// A and B of 1, 2, 3 and 6 (lines paired along B, along A, and an odd line out on either), on
+// random values. (A line's partner shares its DFT: a NaN in one reaches the other; BoxFft pairs
+// only lines its transform mixes anyway, tested in test_box_fft.)
+#include <fftw3.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "a2a/fft/aligned.hpp"
+#include "paired_trig.hpp"
+#include "serial_checks.hpp"
+
+namespace {
+
+using a2a::fft::Kind;
+using a2a::fft::PairedTrig;
+
+fftw_r2r_kind fftw_kind(Kind k) {
+  switch (k) {
+    case Kind::dct2:
+      return FFTW_REDFT10;
+    case Kind::dct3:
+      return FFTW_REDFT01;
+    case Kind::dst2:
+      return FFTW_RODFT10;
+    default:
+      return FFTW_RODFT01;
+  }
+}
+const char* name(Kind k) {
+  return k == Kind::dct2 ? "dct2" : k == Kind::dct3 ? "dct3" : k == Kind::dst2 ? "dst2" : "dst3";
+}
+
+// FFTW's r2r (always in double) of every line along n of [a][n][b].
+std::vector<double> reference(Kind k, std::size_t a, std::size_t n, std::size_t b,
+                              const std::vector<double>& x) {
+  std::vector<double> y = x;
+  const fftw_iodim64 line{static_cast<std::ptrdiff_t>(n), static_cast<std::ptrdiff_t>(b),
+                          static_cast<std::ptrdiff_t>(b)};
+  const fftw_iodim64 how[2] = {{static_cast<std::ptrdiff_t>(a), static_cast<std::ptrdiff_t>(n * b),
+                                static_cast<std::ptrdiff_t>(n * b)},
+                               {static_cast<std::ptrdiff_t>(b), 1, 1}};
+  const fftw_r2r_kind kind = fftw_kind(k);
+  fftw_plan p = fftw_plan_guru64_r2r(1, &line, 2, how, y.data(), y.data(), &kind, FFTW_ESTIMATE);
+  fftw_execute(p);
+  fftw_destroy_plan(p);
+  return y;
+}
+
+template <typename Real>
+void check_shape(a2a::test::SerialChecks& check, Kind k, std::size_t a, std::size_t n,
+                 std::size_t b, std::mt19937& random) {
+  std::uniform_real_distribution<double> value(-1, 1);
+  std::vector<double> x(a * n * b);
+  for (double& v : x)
+    v = value(random);
+  const std::vector<double> want = reference(k, a, n, b, x);
+  std::vector<Real> mine(x.begin(), x.end());
+  a2a::fft::AlignedVector<std::complex<Real>> scratch(PairedTrig<Real>::scratch_size(a, n, b));
+  const PairedTrig<Real> trig(k, a, n, b, scratch.data(), FFTW_ESTIMATE);
+  trig.run(mine.data(), scratch.data());
+  double error = 0, scale = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    error = std::max(error, std::abs(static_cast<double>(mine[i]) - want[i]));
+    scale = std::max(scale, std::abs(want[i]));
+  }
+  const double tolerance = (sizeof(Real) == 8 ? 1e-13 : 2e-5) * std::max(scale, 1.0);
+  check(error <= tolerance, std::string(name(k)) + (sizeof(Real) == 8 ? " double" : " float") +
+                                " [" + std::to_string(a) + "][" + std::to_string(n) + "][" +
+                                std::to_string(b) + "]: error " + std::to_string(error));
+}
+
+}  // namespace
+
+int main() {
+  a2a::test::SerialChecks check("paired_trig");
+  std::mt19937 random(2026);
+  for (Kind k : {Kind::dct2, Kind::dct3, Kind::dst2, Kind::dst3}) {
+    check(PairedTrig<double>::serves(k), std::string(name(k)) + " is served");
+    for (std::size_t n : {1, 2, 3, 8, 17}) {
+      for (std::size_t a : {1, 2, 3, 6}) {
+        for (std::size_t b : {1, 2, 3, 6}) {
+          check_shape<double>(check, k, a, n, b, random);
+          check_shape<float>(check, k, a, n, b, random);
+        }
+      }
+    }
+  }
+  for (Kind k : {Kind::dft, Kind::dct1, Kind::dct4, Kind::dst1, Kind::dst4})
+    check(!PairedTrig<double>::serves(k),
+          "kind " + std::to_string(static_cast<int>(k)) + " is left to FFTW's own r2r");
+  return check.finish();
+}
