@@ -28,6 +28,8 @@ CASES = {
     "r2r_none_z": ((5, 4, 3), ("dst2", "dct1", "none"), 0, 1),
     "r2r_dct3_dst3_dct2": ((7, 5, 9), ("dct3", "dst3", "dct2"), 0, 1),
     "r2r_dct2_dct2_dst2": ((3, 8, 5), ("dct2", "dct2", "dst2"), 0, 1),
+    "r2r_dct4_dst4_batch2": ((6, 4, 5), ("dct4", "dst4", "dst2"), 0, 2),
+    "mixed_dft_dst4_dct4": ((5, 6, 8), ("dft", "dst4", "dct4"), 0, 1),
 }
 
 

@@ -8,6 +8,8 @@
 //   box_c2c_general  BoxFft, c2c, x-pencils [x][y][z] out (the general path: its one reshape)
 //   box_c2c_x3     BoxFft, a batch of 3 interleaved fields in one plan, x-pencils out
 //   box_dct2       BoxFft, DCT-II along every axis (real data, the same N^3), x-pencils out
+//   box_dct4       the same with DCT-IV
+//   box_dct1       the same with DCT-I (FFTW's own r2r plans, line by line)
 //   fftw_mpi_c2c   FFTW-MPI's own, the same layout (FFTW_MPI_TRANSPOSED_OUT), out of place
 //   fftw_mpi_c2c_in_place  the same in place, its fastest form (where a2a was built with
 //                  FFTW-MPI: both)
@@ -103,6 +105,10 @@ class LibrarySeries {
     a2a::fft::BoxOptions o_dct = o_general;
     o_dct.kinds = {a2a::fft::Kind::dct2, a2a::fft::Kind::dct2, a2a::fft::Kind::dct2};
     dct_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_dct);
+    o_dct.kinds = {a2a::fft::Kind::dct4, a2a::fft::Kind::dct4, a2a::fft::Kind::dct4};
+    dct4_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_dct);
+    o_dct.kinds = {a2a::fft::Kind::dct1, a2a::fft::Kind::dct1, a2a::fft::Kind::dct1};
+    dct1_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_dct);
     single_ = complex_arrays(seeds, in_count, count);
     triple_ = complex_arrays(seeds, 3 * in_count, 3 * count);
     real_.in.assign(seeds.begin(), seeds.begin() + static_cast<std::ptrdiff_t>(in_count));
@@ -116,6 +122,8 @@ class LibrarySeries {
     series.push_back(of("box_c2c_general", *general_, single_));
     series.push_back(of("box_c2c_x3", *batch_, triple_));
     series.push_back(of("box_dct2", *dct_, real_));
+    series.push_back(of("box_dct4", *dct4_, real_));
+    series.push_back(of("box_dct1", *dct1_, real_));
   }
 
  private:
@@ -138,7 +146,7 @@ class LibrarySeries {
   }
 
   std::unique_ptr<a2a::fft::Fft3d<double>> fft3d_;
-  std::unique_ptr<a2a::fft::BoxFft<double>> box_, general_, batch_, dct_;
+  std::unique_ptr<a2a::fft::BoxFft<double>> box_, general_, batch_, dct_, dct4_, dct1_;
   Transformed<Complex> single_, triple_;
   Transformed<double> real_;
 };

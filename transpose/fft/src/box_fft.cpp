@@ -19,6 +19,7 @@
 #include "box_plan.hpp"
 #include "fft3d_logic.hpp"
 #include "fftw.hpp"
+#include "half_length_dct4.hpp"
 #include "paired_trig.hpp"
 
 namespace a2a::fft {
@@ -116,12 +117,13 @@ struct BoxFft<Real>::Impl {
   // arrays.
   struct Op {
     enum Type { copy, reshape, transform, scale, to_internal, from_internal } type = copy;
-    // paired: a DCT/DST of type II or III through PairedTrig, its scratch the other work array.
-    enum Call { dft, r2r, r2c, c2r, paired } call = dft;
+    // trig: a DCT/DST through TrigLines (PairedTrig, HalfLengthDct4), its scratch the other
+    // work array.
+    enum Call { dft, r2r, r2c, c2r, trig } call = dft;
     int src = kCallerIn, dst = kCallerIn;
     Redistribution* exchange = nullptr;
     typename F::plan plan = nullptr;
-    const PairedTrig<Real>* trig = nullptr;
+    const TrigLines<Real>* lines = nullptr;
     int scratch = kWorkB;
     std::size_t bytes = 0;  // copy: all; scale: reals
     // to_internal / from_internal: between the caller's layout (axes in `order`, the batch
@@ -146,7 +148,7 @@ struct BoxFft<Real>::Impl {
   std::vector<Box> in_boxes, out_boxes;
   std::vector<std::unique_ptr<Redistribution>> exchanges;
   std::vector<typename F::plan> plans;
-  std::vector<std::unique_ptr<PairedTrig<Real>>> trigs;
+  std::vector<std::unique_ptr<TrigLines<Real>>> trigs;
   std::vector<Op> forward_ops, backward_ops;
   std::size_t buffer_bytes = 0;  // each work array
   AlignedVector<Complex> work;   // both work arrays; planned on, then freed with external_workspace
@@ -248,26 +250,39 @@ struct BoxFft<Real>::Impl {
     }
     return v;
   }
-  // Whether a transform of kind k runs through PairedTrig: its kind is served, and the two lines
-  // it pairs (whose values then share one DFT: a NaN or a huge value in one reaches the other)
-  // are lines this plan mixes anyway: a complex value's real and imaginary parts (some axis is
-  // a DFT), or, for one real field, neighbouring lines of a grid transformed along every axis.
-  // Real batches and grids with an axis of kind none keep FFTW's r2r, line by line.
-  bool pairs_mix_anyway(Kind k, bool real_data) const {
+  // Whether a transform of kind k along `axis` of box b runs through TrigLines rather than
+  // FFTW's r2r (line by line): type IV of even length (HalfLengthDct4, each line its own DFT);
+  // types II and III (PairedTrig) where the two lines it pairs, whose values then share one DFT
+  // (a NaN or a huge value in one reaches the other), are lines this plan mixes anyway: a
+  // complex value's real and imaginary parts (some axis is a DFT), or, for one real field,
+  // neighbouring lines of a grid transformed along every axis. Real batches and grids with an
+  // axis of kind none keep FFTW's r2r for types II and III.
+  bool own_lines(Kind k, const Box& b, int axis, bool real_data) const {
+    if (HalfLengthDct4<Real>::serves(k, static_cast<std::size_t>(b.extent(axis)))) return true;
     if (!PairedTrig<Real>::serves(k)) return false;
     if (!real_data) return true;
     return o.batch == 1 &&
            std::none_of(o.kinds.begin(), o.kinds.end(), [](Kind a) { return a == Kind::none; });
   }
-  // op.trig for kind k along `axis` of box b, its scratch the array at `scratch`.
+  // The complex values of scratch own_lines' transform of kind k along `axis` of b takes.
+  std::size_t lines_scratch(Kind k, const Box& b, int axis, bool real_data) const {
+    const auto [a, n, rest] = lines_along(b, axis, real_data);
+    return k == Kind::dct4 || k == Kind::dst4 ? HalfLengthDct4<Real>::scratch_size(a, n, rest)
+                                              : PairedTrig<Real>::scratch_size(a, n, rest);
+  }
+  // op.lines for kind k along `axis` of box b, its scratch the array at `scratch`.
   void make_trig(Op& op, const Box& b, int axis, Kind k, bool real_data, std::byte* scratch,
                  bool& planned) {
     if (b.empty()) return;
     const auto [a, n, rest] = lines_along(b, axis, real_data);
-    trigs.push_back(std::make_unique<PairedTrig<Real>>(
-        k, a, n, rest, reinterpret_cast<Complex*>(scratch), o.fftw_flags));
+    auto* z = reinterpret_cast<Complex*>(scratch);
+    if (k == Kind::dct4 || k == Kind::dst4) {
+      trigs.push_back(std::make_unique<HalfLengthDct4<Real>>(k, a, n, rest, z, o.fftw_flags));
+    } else {
+      trigs.push_back(std::make_unique<PairedTrig<Real>>(k, a, n, rest, z, o.fftw_flags));
+    }
     if (!trigs.back()->planned()) planned = false;
-    op.trig = trigs.back().get();
+    op.lines = trigs.back().get();
   }
 
   // The operations of one direction from the logic (backward: the steps in reverse, inverse
@@ -336,8 +351,8 @@ struct BoxFft<Real>::Impl {
         op.plan = make_plan(mine(step.boxes), before, 2, kind, sign, op.call, false, arrays[op.src],
                             arrays[op.dst], planned);
         at = {op.dst, forward ? mine(step.boxes) : before, !forward};
-      } else if (pairs_mix_anyway(kind, step.real)) {
-        op.call = Op::paired;
+      } else if (own_lines(kind, at.box, step.axis, step.real)) {
+        op.call = Op::trig;
         op.scratch = other_work();
         make_trig(op, at.box, step.axis, kind, step.real, arrays[op.scratch], planned);
       } else {
@@ -391,10 +406,10 @@ struct BoxFft<Real>::Impl {
           op.exchange->execute(src, dst);
           break;
         case Op::transform:
-          if (op.call == Op::paired) {
-            if (op.trig != nullptr) {
-              op.trig->run(reinterpret_cast<Real*>(src),
-                           reinterpret_cast<Complex*>(arrays[op.scratch]));
+          if (op.call == Op::trig) {
+            if (op.lines != nullptr) {
+              op.lines->run(reinterpret_cast<Real*>(src),
+                            reinterpret_cast<Complex*>(arrays[op.scratch]));
             }
           } else {
             execute(op, src, dst);
@@ -473,7 +488,7 @@ struct BoxFft<Real>::Impl {
       case Op::c2r:
         F::execute_c2r(op.plan, cs, rd);
         break;
-      case Op::paired:  // run() calls it with its scratch
+      case Op::trig:  // run() calls it with its scratch
         break;
     }
   }
@@ -553,9 +568,10 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
   for (const logic::Step& step : m.plan.steps) {
     most = std::max(most, static_cast<std::size_t>(m.mine(step.boxes).count()) *
                               m.element_bytes(step.real && !step.r2c));
-    if (step.type == logic::Step::transform && m.pairs_mix_anyway(step.kind, step.real)) {
-      const auto [a, n, rest] = m.lines_along(m.mine(step.boxes), step.axis, step.real);
-      most = std::max(most, PairedTrig<Real>::scratch_size(a, n, rest) * sizeof(Complex));
+    const Box& b = m.mine(step.boxes);
+    if (step.type == logic::Step::transform && !step.r2c &&
+        m.own_lines(step.kind, b, step.axis, step.real)) {
+      most = std::max(most, m.lines_scratch(step.kind, b, step.axis, step.real) * sizeof(Complex));
     }
   }
   m.buffer_bytes = (std::max<std::size_t>(most, 1) + 63) / 64 * 64;

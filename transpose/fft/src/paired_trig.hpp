@@ -35,11 +35,12 @@
 
 #include "a2a/fft/box_fft.hpp"
 #include "fftw.hpp"
+#include "trig_lines.hpp"
 
 namespace a2a::fft {
 
 template <typename Real>
-class PairedTrig {
+class PairedTrig final : public TrigLines<Real> {
   using F = Fftw<Real>;
   using C = std::complex<Real>;
 
@@ -74,15 +75,15 @@ class PairedTrig {
     auto* z = reinterpret_cast<typename F::complex*>(scratch);
     plan_ = F::guru64(1, &line, 2, how, z, z, second ? FFTW_FORWARD : FFTW_BACKWARD, flags);
   }
-  ~PairedTrig() {
+  ~PairedTrig() override {
     if (plan_ != nullptr) F::destroy(plan_);
   }
   PairedTrig(const PairedTrig&) = delete;
   PairedTrig& operator=(const PairedTrig&) = delete;
-  bool planned() const { return plan_ != nullptr; }
+  bool planned() const override { return plan_ != nullptr; }
 
   // Transforms every line of x ([A][n][B] reals) in place, through `scratch`.
-  void run(Real* x, C* scratch) const {
+  void run(Real* x, C* scratch) const override {
     const bool second = kind_ == Kind::dct2 || kind_ == Kind::dst2;
     if (second) {
       reorder_in(x, scratch);

@@ -1,22 +1,26 @@
-// PairedTrig (transpose/fft/src/paired_trig.hpp), the DCT/DST types II and III through complex
-// DFTs of paired lines, against FFTW's own r2r transforms (REDFT10/01, RODFT10/01) of the same
-// lines, without MPI: every kind, double and float, boxes [A][n][B] with n = 1, 2, 3, 8 and 17,
-// A and B of 1, 2, 3 and 6 (lines paired along B, along A, and an odd line out on either), on
-// random values. (A line's partner shares its DFT: a NaN in one reaches the other; BoxFft pairs
-// only lines its transform mixes anyway, tested in test_box_fft.)
+// BoxFft's own real-to-real line transforms against FFTW's r2r transforms of the same lines,
+// without MPI: PairedTrig (transpose/fft/src/paired_trig.hpp: DCT/DST types II and III through
+// complex DFTs of paired lines; n = 1, 2, 3, 8 and 17) and HalfLengthDct4 (half_length_dct4.hpp:
+// types IV of even length through DFTs of n/2 points; n = 2, 4, 6, 16), every kind, double and
+// float, boxes [A][n][B] with A and B of 1, 2, 3 and 6 (lines paired along B, along A, and an
+// odd line out on either), on random values. (A line's partner shares its DFT: a NaN in one reaches
+// the other; BoxFft pairs only lines its transform mixes anyway, tested in test_box_fft.)
 #include <fftw3.h>
 
 #include <cmath>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "a2a/fft/aligned.hpp"
+#include "half_length_dct4.hpp"
 #include "paired_trig.hpp"
 #include "serial_checks.hpp"
 
 namespace {
 
+using a2a::fft::HalfLengthDct4;
 using a2a::fft::Kind;
 using a2a::fft::PairedTrig;
 
@@ -28,12 +32,18 @@ fftw_r2r_kind fftw_kind(Kind k) {
       return FFTW_REDFT01;
     case Kind::dst2:
       return FFTW_RODFT10;
-    default:
+    case Kind::dst3:
       return FFTW_RODFT01;
+    case Kind::dct4:
+      return FFTW_REDFT11;
+    default:
+      return FFTW_RODFT11;
   }
 }
 const char* name(Kind k) {
-  return k == Kind::dct2 ? "dct2" : k == Kind::dct3 ? "dct3" : k == Kind::dst2 ? "dst2" : "dst3";
+  const char* names[] = {"dft",  "dct1", "dct2", "dct3", "dct4",
+                         "dst1", "dst2", "dst3", "dst4", "none"};
+  return names[static_cast<int>(k)];
 }
 
 // FFTW's r2r (always in double) of every line along n of [a][n][b].
@@ -61,9 +71,16 @@ void check_shape(a2a::test::SerialChecks& check, Kind k, std::size_t a, std::siz
     v = value(random);
   const std::vector<double> want = reference(k, a, n, b, x);
   std::vector<Real> mine(x.begin(), x.end());
-  a2a::fft::AlignedVector<std::complex<Real>> scratch(PairedTrig<Real>::scratch_size(a, n, b));
-  const PairedTrig<Real> trig(k, a, n, b, scratch.data(), FFTW_ESTIMATE);
-  trig.run(mine.data(), scratch.data());
+  const bool four = k == Kind::dct4 || k == Kind::dst4;
+  a2a::fft::AlignedVector<std::complex<Real>> scratch(
+      four ? HalfLengthDct4<Real>::scratch_size(a, n, b) : PairedTrig<Real>::scratch_size(a, n, b));
+  std::unique_ptr<a2a::fft::TrigLines<Real>> lines;
+  if (four) {
+    lines = std::make_unique<HalfLengthDct4<Real>>(k, a, n, b, scratch.data(), FFTW_ESTIMATE);
+  } else {
+    lines = std::make_unique<PairedTrig<Real>>(k, a, n, b, scratch.data(), FFTW_ESTIMATE);
+  }
+  lines->run(mine.data(), scratch.data());
   double error = 0, scale = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
     error = std::max(error, std::abs(static_cast<double>(mine[i]) - want[i]));
@@ -78,7 +95,7 @@ void check_shape(a2a::test::SerialChecks& check, Kind k, std::size_t a, std::siz
 }  // namespace
 
 int main() {
-  a2a::test::SerialChecks check("paired_trig");
+  a2a::test::SerialChecks check("trig_lines");
   std::mt19937 random(2026);
   for (Kind k : {Kind::dct2, Kind::dct3, Kind::dst2, Kind::dst3}) {
     check(PairedTrig<double>::serves(k), std::string(name(k)) + " is served");
@@ -91,8 +108,21 @@ int main() {
       }
     }
   }
+  for (Kind k : {Kind::dct4, Kind::dst4}) {
+    check(HalfLengthDct4<double>::serves(k, 8) && !HalfLengthDct4<double>::serves(k, 7),
+          std::string(name(k)) + " is served at even lengths only");
+    for (std::size_t n : {2, 4, 6, 16}) {
+      for (std::size_t a : {1, 2, 3, 6}) {
+        for (std::size_t b : {1, 2, 3, 6}) {
+          check_shape<double>(check, k, a, n, b, random);
+          check_shape<float>(check, k, a, n, b, random);
+        }
+      }
+    }
+  }
   for (Kind k : {Kind::dft, Kind::dct1, Kind::dct4, Kind::dst1, Kind::dst4})
-    check(!PairedTrig<double>::serves(k),
-          "kind " + std::to_string(static_cast<int>(k)) + " is left to FFTW's own r2r");
+    check(!PairedTrig<double>::serves(k), std::string(name(k)) + " is not PairedTrig's");
+  for (Kind k : {Kind::dct1, Kind::dst1, Kind::dct2})
+    check(!HalfLengthDct4<double>::serves(k, 8), std::string(name(k)) + " is not type IV");
   return check.finish();
 }

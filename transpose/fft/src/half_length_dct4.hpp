@@ -1,0 +1,125 @@
+// DCT-IV and DST-IV (FFTW's REDFT11 and RODFT11, unnormalized) of every real line of even
+// length n along one axis of a box, each through a complex DFT of n/2 points (the classic
+// half-length algorithm: the line folded into n/2 complex values, a twiddle before the DFT and
+// one after it). Each line keeps its own DFT: nothing mixes lines.
+//
+// Why not FFTW's own r2r plans: as for types II and III (paired_trig.hpp), FFTW runs these
+// kinds one line at a time through a buffer, without its vector loops over neighbouring lines;
+// here the DFT is FFTW's c2c over all lines at once, and the cost beyond it is two passes.
+//
+// With m = n/2, for j, k < m (a factor 2 for FFTW's normalization):
+//   t[j] = (x[2j] + i x[n-1-2j]) e^{-i pi (j + 1/4) / n},  T = DFT_m(t),  u[k] = T[k] e^{-i pi k /
+//   n}, DCT-IV(x)[2k] = 2 Re u[k],  DCT-IV(x)[n-1-2k] = -2 Im u[k]; DST-IV(x)[k] = (-1)^k DCT-IV(x
+//   reversed)[k].
+// The box is seen as [A][n][B] reals (as in paired_trig.hpp); the scratch is [A][n/2][B] complex,
+// the same bytes.
+#pragma once
+
+#include <cmath>
+#include <complex>
+#include <cstddef>
+#include <vector>
+
+#include "a2a/fft/box_fft.hpp"
+#include "fftw.hpp"
+#include "trig_lines.hpp"
+
+namespace a2a::fft {
+
+template <typename Real>
+class HalfLengthDct4 final : public TrigLines<Real> {
+  using F = Fftw<Real>;
+  using C = std::complex<Real>;
+
+ public:
+  // The kinds and lengths served.
+  static bool serves(Kind k, std::size_t n) {
+    return (k == Kind::dct4 || k == Kind::dst4) && n % 2 == 0;
+  }
+  // Complex values of scratch a box [A][n][B] takes.
+  static std::size_t scratch_size(std::size_t a, std::size_t n, std::size_t b) {
+    return a * (n / 2) * b;
+  }
+
+  // Plans FFTW's DFT of the folded lines on `scratch` (scratch_size values) with `flags`;
+  // planned() is false where FFTW makes none (FFTW_WISDOM_ONLY without the wisdom).
+  HalfLengthDct4(Kind kind, std::size_t a, std::size_t n, std::size_t b, C* scratch, unsigned flags)
+      : sine_(kind == Kind::dst4), a_(a), n_(n), b_(b) {
+    const std::size_t m = n / 2;
+    before_.resize(m);
+    after_.resize(m);
+    for (std::size_t j = 0; j < m; ++j) {  // in double
+      const double nd = static_cast<double>(n), jd = static_cast<double>(j);
+      before_[j] = C(static_cast<Real>(std::cos(-M_PI * (jd + 0.25) / nd)),
+                     static_cast<Real>(std::sin(-M_PI * (jd + 0.25) / nd)));
+      after_[j] = C(static_cast<Real>(std::cos(-M_PI * jd / nd)),
+                    static_cast<Real>(std::sin(-M_PI * jd / nd)));
+    }
+    const auto bs = static_cast<std::ptrdiff_t>(b);
+    const typename F::iodim64 line{static_cast<std::ptrdiff_t>(m), bs, bs};
+    const typename F::iodim64 how[2] = {
+        {static_cast<std::ptrdiff_t>(a), static_cast<std::ptrdiff_t>(m) * bs,
+         static_cast<std::ptrdiff_t>(m) * bs},
+        {bs, 1, 1}};
+    auto* z = reinterpret_cast<typename F::complex*>(scratch);
+    plan_ = F::guru64(1, &line, 2, how, z, z, FFTW_FORWARD, flags);
+  }
+  ~HalfLengthDct4() override {
+    if (plan_ != nullptr) F::destroy(plan_);
+  }
+  HalfLengthDct4(const HalfLengthDct4&) = delete;
+  HalfLengthDct4& operator=(const HalfLengthDct4&) = delete;
+  bool planned() const override { return plan_ != nullptr; }
+
+  // Transforms every line of x ([A][n][B] reals) in place, through `scratch`.
+  void run(Real* x, C* scratch) const override {
+    fold(x, scratch);
+    auto* z = reinterpret_cast<typename F::complex*>(scratch);
+    F::execute(plan_, z, z);
+    unfold(scratch, x);
+  }
+
+ private:
+  // t[j] = (x[2j] + i x[n-1-2j]) before[j]; a DST reads the line reversed: the two swap.
+  void fold(const Real* x, C* z) const {
+    const std::size_t m = n_ / 2;
+    for (std::size_t o = 0; o < a_; ++o) {
+      for (std::size_t j = 0; j < m; ++j) {
+        const Real* even = x + (o * n_ + 2 * j) * b_;
+        const Real* odd = x + (o * n_ + n_ - 1 - 2 * j) * b_;
+        if (sine_) std::swap(even, odd);
+        const Real wr = before_[j].real(), wi = before_[j].imag();
+        Real* out = reinterpret_cast<Real*>(z + (o * m + j) * b_);
+        for (std::size_t i = 0; i < b_; ++i) {
+          out[2 * i] = even[i] * wr - odd[i] * wi;
+          out[2 * i + 1] = even[i] * wi + odd[i] * wr;
+        }
+      }
+    }
+  }
+  // u[k] = T[k] after[k]; y[2k] = 2 Re u, y[n-1-2k] = -2 Im u (a DST: + 2 Im u, its odd sign).
+  void unfold(const C* z, Real* x) const {
+    const std::size_t m = n_ / 2;
+    const Real odd_sign = sine_ ? Real(2) : Real(-2);
+    for (std::size_t o = 0; o < a_; ++o) {
+      for (std::size_t k = 0; k < m; ++k) {
+        Real* even = x + (o * n_ + 2 * k) * b_;
+        Real* odd = x + (o * n_ + n_ - 1 - 2 * k) * b_;
+        const Real vr = after_[k].real(), vi = after_[k].imag();
+        const Real* in = reinterpret_cast<const Real*>(z + (o * m + k) * b_);
+        for (std::size_t i = 0; i < b_; ++i) {
+          const Real tr = in[2 * i], ti = in[2 * i + 1];
+          even[i] = 2 * (tr * vr - ti * vi);
+          odd[i] = odd_sign * (tr * vi + ti * vr);
+        }
+      }
+    }
+  }
+
+  bool sine_;
+  std::size_t a_, n_, b_;
+  std::vector<C> before_, after_;
+  typename F::plan plan_ = nullptr;
+};
+
+}  // namespace a2a::fft
