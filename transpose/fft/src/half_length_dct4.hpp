@@ -28,7 +28,6 @@ namespace a2a::fft {
 
 template <typename Real>
 class HalfLengthDct4 final : public TrigLines<Real> {
-  using F = Fftw<Real>;
   using C = std::complex<Real>;
 
  public:
@@ -55,27 +54,13 @@ class HalfLengthDct4 final : public TrigLines<Real> {
       after_[j] = C(static_cast<Real>(std::cos(-M_PI * jd / nd)),
                     static_cast<Real>(std::sin(-M_PI * jd / nd)));
     }
-    const auto bs = static_cast<std::ptrdiff_t>(b);
-    const typename F::iodim64 line{static_cast<std::ptrdiff_t>(m), bs, bs};
-    const typename F::iodim64 how[2] = {
-        {static_cast<std::ptrdiff_t>(a), static_cast<std::ptrdiff_t>(m) * bs,
-         static_cast<std::ptrdiff_t>(m) * bs},
-        {bs, 1, 1}};
-    auto* z = reinterpret_cast<typename F::complex*>(scratch);
-    plan_ = F::guru64(1, &line, 2, how, z, z, FFTW_FORWARD, flags);
+    this->plan_lines(a, m, b, scratch, FFTW_FORWARD, flags);
   }
-  ~HalfLengthDct4() override {
-    if (plan_ != nullptr) F::destroy(plan_);
-  }
-  HalfLengthDct4(const HalfLengthDct4&) = delete;
-  HalfLengthDct4& operator=(const HalfLengthDct4&) = delete;
-  bool planned() const override { return plan_ != nullptr; }
 
   // Transforms every line of x ([A][n][B] reals) in place, through `scratch`.
   void run(Real* x, C* scratch) const override {
     fold(x, scratch);
-    auto* z = reinterpret_cast<typename F::complex*>(scratch);
-    F::execute(plan_, z, z);
+    this->transform_lines(scratch);
     unfold(scratch, x);
   }
 
@@ -119,7 +104,6 @@ class HalfLengthDct4 final : public TrigLines<Real> {
   bool sine_;
   std::size_t a_, n_, b_;
   std::vector<C> before_, after_;
-  typename F::plan plan_ = nullptr;
 };
 
 }  // namespace a2a::fft

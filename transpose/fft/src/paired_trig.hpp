@@ -41,7 +41,6 @@ namespace a2a::fft {
 
 template <typename Real>
 class PairedTrig final : public TrigLines<Real> {
-  using F = Fftw<Real>;
   using C = std::complex<Real>;
 
  public:
@@ -66,21 +65,8 @@ class PairedTrig final : public TrigLines<Real> {
       const double angle = -M_PI * static_cast<double>(k) / (2.0 * static_cast<double>(n));
       twiddle_[k] = C(static_cast<Real>(std::cos(angle)), static_cast<Real>(std::sin(angle)));
     }
-    const auto in = static_cast<std::ptrdiff_t>(inner_);
-    const typename F::iodim64 line{static_cast<std::ptrdiff_t>(n), in, in};
-    const typename F::iodim64 how[2] = {
-        {static_cast<std::ptrdiff_t>(outer_), static_cast<std::ptrdiff_t>(n) * in,
-         static_cast<std::ptrdiff_t>(n) * in},
-        {in, 1, 1}};
-    auto* z = reinterpret_cast<typename F::complex*>(scratch);
-    plan_ = F::guru64(1, &line, 2, how, z, z, second ? FFTW_FORWARD : FFTW_BACKWARD, flags);
+    this->plan_lines(outer_, n, inner_, scratch, second ? FFTW_FORWARD : FFTW_BACKWARD, flags);
   }
-  ~PairedTrig() override {
-    if (plan_ != nullptr) F::destroy(plan_);
-  }
-  PairedTrig(const PairedTrig&) = delete;
-  PairedTrig& operator=(const PairedTrig&) = delete;
-  bool planned() const override { return plan_ != nullptr; }
 
   // Transforms every line of x ([A][n][B] reals) in place, through `scratch`.
   void run(Real* x, C* scratch) const override {
@@ -90,8 +76,7 @@ class PairedTrig final : public TrigLines<Real> {
     } else {
       twiddle_in(x, scratch);
     }
-    auto* z = reinterpret_cast<typename F::complex*>(scratch);
-    F::execute(plan_, z, z);
+    this->transform_lines(scratch);
     if (second) {
       twiddle_out(scratch, x);
     } else {
@@ -109,6 +94,18 @@ class PairedTrig final : public TrigLines<Real> {
   // x[q n .. q n + n).
   C* row(C* z, std::size_t o, std::size_t k) const { return z + (o * n_ + k) * inner_; }
   const C* row(const C* z, std::size_t o, std::size_t k) const { return z + (o * n_ + k) * inner_; }
+  // Calls f(two, reversed) with each as std::true_type or std::false_type: the loops it runs
+  // are compiled once per case, without a branch on either inside.
+  template <typename Loop>
+  static void with_constants(bool two, bool reversed, Loop&& f) {
+    using Yes = std::true_type;
+    using No = std::false_type;
+    if (two) {
+      reversed ? f(Yes{}, Yes{}) : f(Yes{}, No{});
+    } else {
+      reversed ? f(No{}, Yes{}) : f(No{}, No{});
+    }
+  }
   // Line pair o along A: its two lines (the second nullptr for an odd line out).
   std::pair<Real*, Real*> line_pair(Real* x, std::size_t o) const {
     return {x + 2 * o * n_, 2 * o + 1 < a_ ? x + (2 * o + 1) * n_ : nullptr};
@@ -188,13 +185,7 @@ class PairedTrig final : public TrigLines<Real> {
           if constexpr (two) b[kout] = tr * (hi + mi) + ti * (hr - mr);
         }
       };
-      using Yes = std::true_type;
-      using No = std::false_type;
-      if (b != nullptr) {
-        reverse ? lines_out(Yes{}, Yes{}) : lines_out(Yes{}, No{});
-      } else {
-        reverse ? lines_out(No{}, Yes{}) : lines_out(No{}, No{});
-      }
+      with_constants(b != nullptr, reverse, lines_out);
     }
   }
   // Type III, in: Z[k] = conj(t) ((a[k] + b[n-k]) + i (b[k] - a[n-k])) (a[n] = b[n] = 0), the
@@ -245,13 +236,7 @@ class PairedTrig final : public TrigLines<Real> {
           line[2 * k + 1] = ur * im + ui * re;
         }
       };
-      using Yes = std::true_type;
-      using No = std::false_type;
-      if (b != nullptr) {
-        reverse ? lines_in(Yes{}, Yes{}) : lines_in(Yes{}, No{});
-      } else {
-        reverse ? lines_in(No{}, Yes{}) : lines_in(No{}, No{});
-      }
+      with_constants(b != nullptr, reverse, lines_in);
     }
   }
   // Type III, out: a[j] = sign(j) Re w[position(j)], b[j] = sign(j) Im w[position(j)].
@@ -285,7 +270,6 @@ class PairedTrig final : public TrigLines<Real> {
   Kind kind_;
   std::size_t a_, n_, b_, outer_ = 0, inner_ = 0;
   std::vector<C> twiddle_;
-  typename F::plan plan_ = nullptr;
 };
 
 }  // namespace a2a::fft

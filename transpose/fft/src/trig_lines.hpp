@@ -1,19 +1,53 @@
-// The interface of a real-to-real transform of every line along one axis of a box, run in place
-// through a complex scratch array: what BoxFft holds for the kinds it does not leave to FFTW's
-// own r2r plans (paired_trig.hpp: types II and III; half_length_dct4.hpp: type IV).
+// The base of a real-to-real transform of every line along one axis of a box, run in place
+// through a complex scratch array and one FFTW complex DFT over it: what BoxFft holds for the
+// kinds it does not leave to FFTW's own r2r plans (paired_trig.hpp: types II and III;
+// half_length_dct4.hpp: type IV).
 #pragma once
 
 #include <complex>
+#include <cstddef>
+
+#include "fftw.hpp"
 
 namespace a2a::fft {
 
 template <typename Real>
-struct TrigLines {
-  virtual ~TrigLines() = default;
+class TrigLines {
+  using F = Fftw<Real>;
+
+ public:
+  virtual ~TrigLines() {
+    if (plan_ != nullptr) F::destroy(plan_);
+  }
+  TrigLines(const TrigLines&) = delete;
+  TrigLines& operator=(const TrigLines&) = delete;
+
   // Transforms every line of x in place, through `scratch`.
   virtual void run(Real* x, std::complex<Real>* scratch) const = 0;
   // False where FFTW made no plan (FFTW_WISDOM_ONLY without the wisdom).
-  virtual bool planned() const = 0;
+  bool planned() const { return plan_ != nullptr; }
+
+ protected:
+  TrigLines() = default;
+  // Plans FFTW's DFT (sign FFTW_FORWARD or FFTW_BACKWARD) of every line along the middle axis of
+  // scratch, [outer][length][inner] complex values, in place.
+  void plan_lines(std::size_t outer, std::size_t length, std::size_t inner,
+                  std::complex<Real>* scratch, int sign, unsigned flags) {
+    const auto in = static_cast<std::ptrdiff_t>(inner);
+    const auto n = static_cast<std::ptrdiff_t>(length);
+    const typename F::iodim64 line{n, in, in};
+    const typename F::iodim64 how[2] = {{static_cast<std::ptrdiff_t>(outer), n * in, n * in},
+                                        {in, 1, 1}};
+    auto* z = reinterpret_cast<typename F::complex*>(scratch);
+    plan_ = F::guru64(1, &line, 2, how, z, z, sign, flags);
+  }
+  void transform_lines(std::complex<Real>* scratch) const {
+    auto* z = reinterpret_cast<typename F::complex*>(scratch);
+    F::execute(plan_, z, z);
+  }
+
+ private:
+  typename F::plan plan_ = nullptr;
 };
 
 }  // namespace a2a::fft
