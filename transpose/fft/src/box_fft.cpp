@@ -2,8 +2,9 @@
 // direction over four arrays (the caller's input and output, two work arrays), each a reshape
 // (Redistribution), a transform (an FFTW plan over every line of the box along one axis, the
 // batch and, for a real kind on complex data, the real and imaginary parts as FFTW's howmany
-// dimensions), a copy or the scaling. Transforms run in place on a work array, so the caller's
-// input is only ever read.
+// dimensions; or, for the DCT/DST kinds FFTW runs line by line, a TrigLines that runs them
+// through complex DFTs), a copy or the scaling. Transforms run in place on a work array, so the
+// caller's input is only ever read.
 #include "a2a/fft/box_fft.hpp"
 
 #include <algorithm>
