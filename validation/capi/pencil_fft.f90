@@ -89,7 +89,7 @@ program pencil_fft
   scale = maxval(abs(whole))
   err = maxval(abs(xp - whole(xbox%lo(3):xbox%hi(3) - 1, xbox%lo(2):xbox%hi(2) - 1, &
                               xbox%lo(1):xbox%hi(1) - 1))) / scale
-  worst = err  ! a rank-1 buffer, as the other MPI_Allreduce's (see below)
+  worst = err  ! rank-1 double buffers in both reductions: no mismatch under any `use mpi`
   call MPI_Allreduce(MPI_IN_PLACE, worst, 1, MPI_DOUBLE_PRECISION, MPI_MAX, MPI_COMM_WORLD, ierr)
   err = worst(1)
   call check(err < 1e-12_c_double, "the distributed FFT equals the serial one")
@@ -106,9 +106,6 @@ program pencil_fft
   call check(index(a2a_last_error(), "unknown backend 'nosuch'") > 0, "its message")
   call a2a_redistribution_free(yx, ierr)
 
-  ! Summed as doubles: under an MPI whose `use mpi` has no explicit interface for MPI_Allreduce
-  ! (MPICH's), two calls with buffers of different type or rank are a compiler warning. Counts
-  ! this small stay exact.
   sums = [real(checks, c_double), real(fails, c_double)]
   call MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
   totals = nint(sums)
