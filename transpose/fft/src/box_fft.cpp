@@ -265,11 +265,13 @@ struct BoxFft<Real>::Impl {
     return o.batch == 1 &&
            std::none_of(o.kinds.begin(), o.kinds.end(), [](Kind a) { return a == Kind::none; });
   }
+  // Which TrigLines serves kind k: HalfLengthDct4 for type IV, else PairedTrig.
+  static bool type_four(Kind k) { return k == Kind::dct4 || k == Kind::dst4; }
   // The complex values of scratch own_lines' transform of kind k along `axis` of b takes.
   std::size_t lines_scratch(Kind k, const Box& b, int axis, bool real_data) const {
     const auto [a, n, rest] = lines_along(b, axis, real_data);
-    return k == Kind::dct4 || k == Kind::dst4 ? HalfLengthDct4<Real>::scratch_size(a, n, rest)
-                                              : PairedTrig<Real>::scratch_size(a, n, rest);
+    return type_four(k) ? HalfLengthDct4<Real>::scratch_size(a, n, rest)
+                        : PairedTrig<Real>::scratch_size(a, n, rest);
   }
   // op.lines for kind k along `axis` of box b, its scratch the array at `scratch`.
   void make_trig(Op& op, const Box& b, int axis, Kind k, bool real_data, std::byte* scratch,
@@ -277,7 +279,7 @@ struct BoxFft<Real>::Impl {
     if (b.empty()) return;
     const auto [a, n, rest] = lines_along(b, axis, real_data);
     auto* z = reinterpret_cast<Complex*>(scratch);
-    if (k == Kind::dct4 || k == Kind::dst4) {
+    if (type_four(k)) {
       trigs.push_back(std::make_unique<HalfLengthDct4<Real>>(k, a, n, rest, z, o.fftw_flags));
     } else {
       trigs.push_back(std::make_unique<PairedTrig<Real>>(k, a, n, rest, z, o.fftw_flags));
@@ -407,14 +409,7 @@ struct BoxFft<Real>::Impl {
           op.exchange->execute(src, dst);
           break;
         case Op::transform:
-          if (op.call == Op::trig) {
-            if (op.lines != nullptr) {
-              op.lines->run(reinterpret_cast<Real*>(src),
-                            reinterpret_cast<Complex*>(arrays[op.scratch]));
-            }
-          } else {
-            execute(op, src, dst);
-          }
+          execute(op, src, dst, arrays[op.scratch]);
           break;
         case Op::scale:  // op.bytes counts reals here
           scale(reinterpret_cast<Real*>(src), static_cast<std::int64_t>(op.bytes), factor);
@@ -470,7 +465,13 @@ struct BoxFft<Real>::Impl {
     }
   }
 
-  static void execute(const Op& op, std::byte* src, std::byte* dst) {
+  static void execute(const Op& op, std::byte* src, std::byte* dst, std::byte* scratch) {
+    if (op.call == Op::trig) {  // in place on src, through the scratch work array
+      if (op.lines != nullptr) {
+        op.lines->run(reinterpret_cast<Real*>(src), reinterpret_cast<Complex*>(scratch));
+      }
+      return;
+    }
     if (op.plan == nullptr) return;  // an empty box
     auto* cs = reinterpret_cast<typename F::complex*>(src);
     auto* cd = reinterpret_cast<typename F::complex*>(dst);
@@ -489,7 +490,7 @@ struct BoxFft<Real>::Impl {
       case Op::c2r:
         F::execute_c2r(op.plan, cs, rd);
         break;
-      case Op::trig:  // run() calls it with its scratch
+      case Op::trig:  // above
         break;
     }
   }

@@ -8,9 +8,10 @@
 // here the DFT is FFTW's c2c over all lines at once, and the cost beyond it is two passes.
 //
 // With m = n/2, for j, k < m (a factor 2 for FFTW's normalization):
-//   t[j] = (x[2j] + i x[n-1-2j]) e^{-i pi (j + 1/4) / n},  T = DFT_m(t),  u[k] = T[k] e^{-i pi k /
-//   n}, DCT-IV(x)[2k] = 2 Re u[k],  DCT-IV(x)[n-1-2k] = -2 Im u[k]; DST-IV(x)[k] = (-1)^k DCT-IV(x
-//   reversed)[k].
+//   t[j] = (x[2j] + i x[n-1-2j]) e^{-i pi (j + 1/4) / n},  T = DFT_m(t),
+//   u[k] = T[k] e^{-i pi k / n},
+//   DCT-IV(x)[2k] = 2 Re u[k],  DCT-IV(x)[n-1-2k] = -2 Im u[k];
+//   DST-IV(x)[k] = (-1)^k DCT-IV(x reversed)[k].
 // The box is seen as [A][n][B] reals (as in paired_trig.hpp); the scratch is [A][n/2][B] complex,
 // the same bytes.
 #pragma once

@@ -92,8 +92,10 @@ class PairedTrig final : public TrigLines<Real> {
   // Along B (b_ >= 2) value j of both lines of row o lies in row (o, j) of x: b_ reals, the
   // pairs' values side by side as the scratch row's complex values. Along A (b_ == 1) line q is
   // x[q n .. q n + n).
-  C* row(C* z, std::size_t o, std::size_t k) const { return z + (o * n_ + k) * inner_; }
-  const C* row(const C* z, std::size_t o, std::size_t k) const { return z + (o * n_ + k) * inner_; }
+  template <typename Z>  // C or const C
+  Z* row(Z* z, std::size_t o, std::size_t k) const {
+    return z + (o * n_ + k) * inner_;
+  }
   // Calls f(two, reversed) with each as std::true_type or std::false_type: the loops it runs
   // are compiled once per case, without a branch on either inside.
   template <typename Loop>
@@ -107,7 +109,8 @@ class PairedTrig final : public TrigLines<Real> {
     }
   }
   // Line pair o along A: its two lines (the second nullptr for an odd line out).
-  std::pair<Real*, Real*> line_pair(Real* x, std::size_t o) const {
+  template <typename R>  // Real or const Real
+  std::pair<R*, R*> line_pair(R* x, std::size_t o) const {
     return {x + 2 * o * n_, 2 * o + 1 < a_ ? x + (2 * o + 1) * n_ : nullptr};
   }
 
@@ -126,7 +129,7 @@ class PairedTrig final : public TrigLines<Real> {
         }
         continue;
       }
-      const auto [a, b] = line_pair(const_cast<Real*>(x), o);
+      const auto [a, b] = line_pair(x, o);
       Real* line = reinterpret_cast<Real*>(row(z, o, 0));
       const Real odd = alternate ? Real(-1) : Real(1);
       // Even values forward from the start, odd ones backward from the end: two plain loops.
@@ -195,29 +198,31 @@ class PairedTrig final : public TrigLines<Real> {
     auto index = [&](std::size_t k) { return reverse ? n_ - 1 - k : k; };
     for (std::size_t o = 0; o < outer_; ++o) {
       if (b_ >= 2) {
-        for (std::size_t k = 0; k < n_; ++k) {
+        // Row k from rows k and n-k of x; row 0 has no mirror (X[n] = 0).
+        auto row_in = [&](std::size_t k, auto mirrored) {
           const Real* here = x + (o * n_ + index(k)) * b_;
-          const Real* mirror = k == 0 ? nullptr : x + (o * n_ + index(n_ - k)) * b_;
+          const Real* mirror = x + (o * n_ + index(mirrored ? n_ - k : k)) * b_;
           const Real ur = twiddle_[k].real(), ui = -twiddle_[k].imag();
           Real* out = reinterpret_cast<Real*>(row(z, o, k));
-          const std::size_t pairs = b_ / 2;
-          for (std::size_t i = 0; i < pairs; ++i) {
-            const Real ar = mirror != nullptr ? mirror[2 * i] : Real(0);
-            const Real br = mirror != nullptr ? mirror[2 * i + 1] : Real(0);
+          for (std::size_t i = 0; i < b_ / 2; ++i) {
+            const Real ar = mirrored ? mirror[2 * i] : Real(0);
+            const Real br = mirrored ? mirror[2 * i + 1] : Real(0);
             const Real re = here[2 * i] + br, im = here[2 * i + 1] - ar;
             out[2 * i] = ur * re - ui * im;
             out[2 * i + 1] = ur * im + ui * re;
           }
-          if (b_ % 2 == 1) {
-            const Real ar = mirror != nullptr ? mirror[b_ - 1] : Real(0);
-            const Real re = here[b_ - 1], im = -ar;
-            out[b_ - 1] = ur * re - ui * im;
-            out[b_] = ur * im + ui * re;
+          if (b_ % 2 == 1) {  // an odd line out: its partner is zero
+            const Real ar = mirrored ? mirror[b_ - 1] : Real(0);
+            out[b_ - 1] = ur * here[b_ - 1] + ui * ar;
+            out[b_] = -ur * ar + ui * here[b_ - 1];
           }
-        }
+        };
+        row_in(0, std::false_type{});
+        for (std::size_t k = 1; k < n_; ++k)
+          row_in(k, std::true_type{});
         continue;
       }
-      const auto [a, b] = line_pair(const_cast<Real*>(x), o);
+      const auto [a, b] = line_pair(x, o);
       Real* line = reinterpret_cast<Real*>(row(z, o, 0));
       const Real* t = reinterpret_cast<const Real*>(twiddle_.data());
       // k = 0 has no mirror (X[n] = 0) and t[0] = 1; branch-free loops as in twiddle_out.
