@@ -364,6 +364,19 @@ if(TARGET a2a_fft)
   endforeach()
 endif()
 
+# The real-to-real kinds from a plain C program (a2a/fft.h): every type against serial FFTW's
+# fftw_plan_r2r_3d, odd and even sizes, empty ranks at P = 5, float, a NaN field in a batch.
+if(TARGET a2a_fft)
+  add_executable(capi_fft_r2r_kinds ${PROJECT_SOURCE_DIR}/validation/capi/fft_r2r_kinds.c)
+  target_link_libraries(capi_fft_r2r_kinds PRIVATE a2a::fft PkgConfig::FFTW3 MPI::MPI_C m)
+  foreach(ranks 1 2 5)
+    a2a_add_mpi_test(fft.c_program_r2r_kinds.P${ranks} ${ranks}
+                     COMMAND $<TARGET_FILE:capi_fft_r2r_kinds> TIMEOUT 120)
+    set_tests_properties(fft.c_program_r2r_kinds.P${ranks} PROPERTIES
+                         PASS_REGULAR_EXPRESSION "r2r_kinds: 14 passed, 0 failed")
+  endforeach()
+endif()
+
 # Port check: an FFTW-MPI program (plain C, slab, FFTW_MPI_TRANSPOSED_OUT, in place) and the
 # same program on a2a/fft.h give the same global spectrum to rounding (docs/fft.md counts the
 # lines the port changed).
