@@ -90,6 +90,18 @@ void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, 
     h.expect(fft.local_transforms().find("pushed") != std::string::npos,
              what + ": backward pushed, as remembered (" + fft.local_transforms() + ")");
   }
+  // Measured on a slab: the x transforms' way on the y-planes that runs is the one remembered
+  // (chosen alone, or with the fusion on the whole transform, docs/fft.md).
+  if (P > 1 && p1 == P && flags == FFTW_MEASURE && planes_way.empty()) {
+    const std::string key = std::string("double ") + (r2c ? "r2c " : "c2c ") +
+                            std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
+                            std::to_string(n[2]) + " on " + std::to_string(P) +
+                            "x1 chunks 1 measure: x backward, y-planes";
+    const std::string ways = fft.local_transforms();
+    const auto remembered = a2a::fft::ways::recall(key);
+    h.expect(remembered && ways.ends_with("/" + *remembered),
+             what + ": the x way that runs is remembered (" + ways + ")");
+  }
   // r2c fused or not where the test remembered which (every grid here has even planes).
   const bool r2c_fused = r2c && fused_r2c == 1;
   if (P > 1 && p1 == P && backend == "shared_window" && r2c && fused_r2c == 0) {
@@ -363,15 +375,19 @@ int main(int argc, char** argv) {
         check(h, n, P, true, 8, "shared_window", FFTW_MEASURE, "", fused[0] == 'y' ? 1 : 0);
       }
       a2a::fft::ways::forget_all();
-      // c2c backward pushed (each y-plane's rows pushed into the receivers' x-planes), at
-      // FFTW's alignment (the own rows straight into the caller's array) and 8 bytes off it.
-      const std::string key = "double c2c " + std::to_string(n[0]) + "x" + std::to_string(n[1]) +
-                              "x" + std::to_string(n[2]) + " on " + std::to_string(P) +
-                              "x1 chunks 1 measure: fused backward";
-      a2a::fft::ways::remember(key, "push");
-      for (std::size_t offset : {0, 8})
-        check(h, n, P, false, offset, "shared_window", FFTW_MEASURE, "", -1, P > 1);
-      a2a::fft::ways::forget_all();
+      // Backward pushed (each y-plane's rows pushed into the receivers' x-planes), at FFTW's
+      // alignment (c2c: the own rows straight into the caller's array; r2c: each x-plane's
+      // c2r from the window into it) and 8 bytes off it.
+      for (const bool r2c : {false, true}) {
+        const std::string key = std::string("double ") + (r2c ? "r2c " : "c2c ") +
+                                std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
+                                std::to_string(n[2]) + " on " + std::to_string(P) +
+                                "x1 chunks 1 measure: fused backward";
+        a2a::fft::ways::remember(key, "push");
+        for (std::size_t offset : {0, 8})
+          check(h, n, P, r2c, offset, "shared_window", FFTW_MEASURE, "", -1, P > 1);
+        a2a::fft::ways::forget_all();
+      }
     }
     // A slab's plane transforms each way; with shared_window the plane-at-a-time ways are
     // fused with the transposes (each plane's pieces straight to and from the peers' memory),

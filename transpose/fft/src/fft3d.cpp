@@ -19,6 +19,10 @@
 namespace a2a::fft {
 
 namespace {
+// The slab's x transforms on its y-planes, by the names their ways are remembered under.
+constexpr const char* x_forward_stage = "x forward, y-planes";
+constexpr const char* x_backward_stage = "x backward, y-planes";
+
 // FFTW's guru dimensions of the 1D transforms along `axis` of every line of box b's row-major
 // array that lies in [lo, hi) of axis `cut` (relative to the box; cut -1: every line), and the
 // offset in elements of the first of them.
@@ -162,7 +166,7 @@ void Fft3d<Real>::plan_x_transforms(MPI_Comm comm, const logic::Fft3dPlan& plan)
     const int ny = static_cast<int>(x_box.extent(1));
     const auto plane = PlaneFfts<Real>::Plane::columns(nx, nz);
     const Real scale = Real(1) / static_cast<Real>(total_);
-    x_planes_forward_ = planes_ffts({.name = "x forward, y-planes",
+    x_planes_forward_ = planes_ffts({.name = x_forward_stage,
                                      .shape = plane,
                                      .count = ny,
                                      .sign = FFTW_FORWARD,
@@ -170,7 +174,7 @@ void Fft3d<Real>::plan_x_transforms(MPI_Comm comm, const logic::Fft3dPlan& plan)
                                      .src = work0_.data(),
                                      .dst = work1_.data()},
                                     comm);
-    x_planes_backward_ = planes_ffts({.name = "x backward, y-planes",
+    x_planes_backward_ = planes_ffts({.name = x_backward_stage,
                                       .shape = plane,
                                       .count = ny,
                                       .sign = FFTW_BACKWARD,
@@ -356,14 +360,15 @@ void Fft3d<Real>::plan_r2c_ends(const logic::Fft3dPlan& plan, std::int64_t real_
 
 // Fused on every rank or on none: a fused rank writes its pieces in its peers' layout of the
 // x-pencils ([y][x][z]), which an unfused peer would read as exchanged ([x][y][z]). (An r2c
-// rank without x-planes has no plane plans.) And the push (backward_pushed): c2c on
-// [y][x][z], a single-copy y <-> x step, the planes' in-place plan and a scratch for the x
-// transforms.
+// rank without x-planes has no plane plans.) And the push (backward_pushed): [y][x][z], a
+// single-copy y <-> x step, the planes' in-place plan (r2c: the one-plane c2r) and a scratch
+// for the x transforms.
 template <typename Real>
 void Fft3d<Real>::agree_on_fusion(MPI_Comm comm, bool r2c) {
   int fused[3] = {fused_forward_, fused_backward_, 0};
-  if (yxz_ && !r2c && exit_planes_ && exit_planes_->fills() && xy_.parts.size() == 1 &&
-      xy_.parts[0].direct() && (flags_ & FFTW_ESTIMATE) == 0) {
+  const bool exit_plans = r2c ? c2r_plane_ != nullptr : exit_planes_ && exit_planes_->fills();
+  if (yxz_ && exit_plans && xy_.parts.size() == 1 && xy_.parts[0].direct() &&
+      (flags_ & FFTW_ESTIMATE) == 0) {
     fused[2] = x_planes_backward_->prepare_scatter();
   }
   MPI_Allreduce(MPI_IN_PLACE, fused, 3, MPI_INT, MPI_LAND, comm);
@@ -383,7 +388,9 @@ void Fft3d<Real>::agree_on_fusion(MPI_Comm comm, bool r2c) {
 
 // Times the whole forward (backward) transform fused and not, where both are possible (the
 // same on every rank: fused_forward_ and fused_backward_ are agreed), keeps the faster and
-// remembers it (ways.hpp); a remembered choice is taken untimed.
+// remembers it (ways.hpp); a remembered choice is taken untimed. The x transforms' ways on a
+// slab's y-planes, timed alone when planned, run only inside a fused transform: where they
+// were timed, each fused way is timed with each of them, and the pair that wins is kept.
 template <typename Real>
 void Fft3d<Real>::choose_fusion(const std::string& key, MPI_Comm comm, bool r2c) {
   if (!fused_forward_ && !fused_backward_ && !pushable_) return;
@@ -398,29 +405,65 @@ void Fft3d<Real>::choose_fusion(const std::string& key, MPI_Comm comm, bool r2c)
     if (!forward && r2c) backward(spectrum.data(), real_input.data());
     if (!forward && !r2c) backward(spectrum.data(), input.data());
   };
+  using Way = typename PlaneFfts<Real>::Way;
+  struct Candidate {
+    std::string fusion;  // yes, no, push
+    std::optional<Way> x;
+  };
   for (const bool forward : {true, false}) {
     bool& fused = forward ? fused_forward_ : fused_backward_;
-    // The ways: fused (pulled, backward), not fused, and backward pushed where it can be.
-    std::vector<std::string> ways{"no"};
-    if (fused) ways.insert(ways.begin(), "yes");
-    if (!forward && pushable_) ways.push_back("push");
-    const auto take = [&](const std::string& way) {
-      fused = way == "yes";
-      if (!forward) push_backward_ = way == "push";
+    PlaneFfts<Real>* x_planes = (forward ? x_planes_forward_ : x_planes_backward_).get();
+    // A fused forward fills the caller's y-planes and transforms them in place (run_filled)
+    // whatever the way; a push runs them through its scratch: copy_then_in_place's way or
+    // per_plane's (out of place into it).
+    std::vector<Way> x_ways;
+    if (x_planes && !(forward && x_planes->fills())) x_ways = x_planes->candidates();
+    // The same candidates on every rank (fills() is a rank's own: an empty one always fills).
+    int counts[2] = {static_cast<int>(x_ways.size()), -static_cast<int>(x_ways.size())};
+    MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT, MPI_MIN, comm);
+    if (counts[0] != -counts[1] || x_ways.size() < 2) x_ways.clear();
+    std::vector<Candidate> ways;
+    auto add = [&](const std::string& fusion, bool with_x, bool scatter) {
+      if (x_ways.empty()) {
+        ways.push_back({fusion, std::nullopt});
+        return;
+      }
+      if (!with_x) {  // the x way does not run: the one timed alone stays
+        ways.push_back({fusion, x_planes->way()});
+        return;
+      }
+      for (Way w : x_ways)
+        if (!scatter || w == Way::per_plane || w == Way::copy_then_in_place)
+          ways.push_back({fusion, w});
+    };
+    if (fused) add("yes", true, false);
+    add("no", false, false);
+    if (!forward && pushable_) add("push", true, true);
+    const auto take = [&](const Candidate& c) {
+      fused = c.fusion == "yes";
+      if (!forward) push_backward_ = c.fusion == "push";
+      if (c.x) x_planes->use(*c.x);
     };
     if (ways.size() == 1) continue;
     const std::string stage = key + (forward ? ": fused forward" : ": fused backward");
     if (const auto way = ways::recall(stage);
-        way && std::find(ways.begin(), ways.end(), *way) != ways.end()) {
-      take(*way);
+        way && std::any_of(ways.begin(), ways.end(),
+                           [&](const Candidate& c) { return c.fusion == *way; })) {
+      take({*way, std::nullopt});
       continue;
     }
-    const std::string chosen = ways[fastest_way(comm, ways.size(), [&](std::size_t way) {
+    // A backward way is timed with the forward (chosen first) before it, as a pair runs in use.
+    const Candidate chosen = ways[fastest_way(comm, ways.size(), [&](std::size_t way) {
       take(ways[way]);
+      if (!forward) run(true);
       run(forward);
     })];
     take(chosen);
-    ways::remember(stage, chosen);
+    ways::remember(stage, chosen.fusion);
+    if (chosen.x) {
+      ways::remember(key + ": " + (forward ? x_forward_stage : x_backward_stage),
+                     PlaneFfts<Real>::name(*chosen.x));
+    }
   }
   transpose_seconds = compute_seconds = 0;
   reset_phases();
@@ -812,6 +855,10 @@ void Fft3d<Real>::backward(const Complex* in, Complex* out) {
 
 template <typename Real>
 void Fft3d<Real>::backward(const Complex* in, Real* out) {
+  if (push_backward_) {
+    backward_pushed(in, out);
+    return;
+  }
   if (fused_backward_ && c2r_plane_ != nullptr) {
     const bool copy_out = !same_alignment<Real>(out, real_work_.data());
     Real* to = copy_out ? real_work_.data() : out;
@@ -1014,15 +1061,14 @@ void Fft3d<Real>::backward_fused(const Complex* in, const Gather& gather) {
   compute_seconds += t2 - t1;
 }
 
+// Each y-plane of the spectrum transformed along x into a scratch and its rows pushed into the
+// receivers' x-planes: into `own` for this rank's rows where it is not null, else (and the
+// peers' always) into the windows. Returns this rank's window, complete.
 template <typename Real>
-void Fft3d<Real>::backward_pushed(const Complex* in, Complex* out) {
+const typename Fft3d<Real>::Complex* Fft3d<Real>::push_rows(const Complex* in, Complex* own) {
   Redistribution& r = xy_.parts[0];
   const std::int64_t nz = boxes_[1].extent(2), ny = boxes_[1].extent(1);
   const std::int64_t y0 = boxes_[2].lo[1];  // this rank's y-planes of the spectrum
-  // This rank's own rows straight into the caller's array where its x-planes can be
-  // transformed there in place; else through its own window with the peers'.
-  const bool own_in_out = !overlap(in, boxes_[2].count(), out, boxes_[0].count()) &&
-                          Fftw<Real>::alignment_of(out) == exit_planes_->dst_alignment();
   double t0 = MPI_Wtime();
   r.begin_fill();
   for (std::size_t k = 0; k < push_slices_.size(); ++k)
@@ -1034,8 +1080,8 @@ void Fft3d<Real>::backward_pushed(const Complex* in, Complex* out) {
   x_planes_backward_->run_scatter(in, [&](std::int64_t y, const Complex* plane) {
     for (std::size_t k = 0; k < push_slices_.size(); ++k) {
       const Slice& s = push_slices_[k];
-      Complex* x_planes = own_in_out && s.peer == col_rank_
-                              ? out
+      Complex* x_planes = own != nullptr && s.peer == col_rank_
+                              ? own
                               : reinterpret_cast<Complex*>(push_targets_[k]) - s.rows * y0 * nz;
       for (std::int64_t x = 0; x < s.rows; ++x) {
         std::memcpy(x_planes + (x * ny + y0 + y) * nz, plane + (s.first_row + x) * nz,
@@ -1047,6 +1093,19 @@ void Fft3d<Real>::backward_pushed(const Complex* in, Complex* out) {
   const auto* window = static_cast<const Complex*>(r.end_fill(nullptr));
   double t3 = MPI_Wtime();
   transpose_seconds += (t1 - t0) + (t3 - t2);
+  compute_seconds += t2 - t1;
+  return window;
+}
+
+template <typename Real>
+void Fft3d<Real>::backward_pushed(const Complex* in, Complex* out) {
+  const std::int64_t nz = boxes_[1].extent(2), ny = boxes_[1].extent(1);
+  // This rank's own rows straight into the caller's array where its x-planes can be
+  // transformed there in place; else through its own window with the peers'.
+  const bool own_in_out = !overlap(in, boxes_[2].count(), out, boxes_[0].count()) &&
+                          Fftw<Real>::alignment_of(out) == exit_planes_->dst_alignment();
+  const Complex* window = push_rows(in, own_in_out ? out : nullptr);
+  const double t0 = MPI_Wtime();
   const std::int64_t plane = ny * nz;
   if (own_in_out) {  // each x-plane: the peers' rows from the window, then transformed
     exit_planes_->run_filled(out, [&](std::int64_t i, Complex* to) {
@@ -1056,28 +1115,50 @@ void Fft3d<Real>::backward_pushed(const Complex* in, Complex* out) {
                     static_cast<std::size_t>(s.rows * nz) * sizeof(Complex));
       }
     });
-    compute_seconds += (t2 - t1) + (MPI_Wtime() - t3);
+    compute_seconds += MPI_Wtime() - t0;
   } else {  // the window holds the whole x-planes: from there into the caller's array
-    compute_seconds += t2 - t1;
     auto planes = [this](const Complex* i, Complex* o) { exit_planes_->run(i, o); };
     const auto count = static_cast<std::size_t>(boxes_[0].count());
     run_out_of_place(planes, window, out, work1_.data(), work0_.data(), count, count);
   }
 }
 
+// c2r: every row through the windows (the real output has no room for complex x-planes), then
+// each x-plane's c2r straight from the window into the caller's array (FFTW's c2r overwrites
+// its input: the window is scratch until the next call fills it).
+template <typename Real>
+void Fft3d<Real>::backward_pushed(const Complex* in, Real* out) {
+  const Complex* window = push_rows(in, nullptr);
+  const double t0 = MPI_Wtime();
+  const bool copy_out = !same_alignment<Real>(out, real_work_.data());
+  Real* to = copy_out ? real_work_.data() : out;
+  const bool from_window = same_alignment<Real>(window, plane_scratch_.data());
+  const std::int64_t plane = boxes_[1].extent(1) * boxes_[1].extent(2);
+  const std::int64_t real_plane = real_box_.extent(1) * real_box_.extent(2);
+  auto* p = reinterpret_cast<typename Fftw<Real>::plan>(c2r_plane_);
+  for (std::int64_t i = 0; i < real_box_.extent(0); ++i) {
+    auto* from = const_cast<Complex*>(window + i * plane);
+    if (!from_window) {
+      std::copy_n(from, plane, plane_scratch_.data());
+      from = plane_scratch_.data();
+    }
+    Fftw<Real>::execute_c2r(p, reinterpret_cast<typename Fftw<Real>::complex*>(from),
+                            to + i * real_plane);
+  }
+  if (copy_out) std::copy_n(real_work_.data(), real_box_.count(), out);
+  compute_seconds += MPI_Wtime() - t0;
+}
+
 template <typename Real>
 std::string Fft3d<Real>::local_transforms() const {
   std::string s;
+  const char* backward = push_backward_ ? " pushed" : fused_backward_ ? " fused" : "";
   if (r2c_plane_ != nullptr || c2r_plane_ != nullptr) {
-    s = std::string("planes r2c") + (fused_forward_ ? " fused" : "") + "/c2r" +
-        (fused_backward_ ? " fused" : "");
+    s = std::string("planes r2c") + (fused_forward_ ? " fused" : "") + "/c2r" + backward;
   }
   if (entry_planes_ && exit_planes_) {
     s = "planes " + PlaneFfts<Real>::name(entry_planes_->way()) + (fused_forward_ ? " fused" : "") +
-        "/" + PlaneFfts<Real>::name(exit_planes_->way()) +
-        (push_backward_    ? " pushed"
-         : fused_backward_ ? " fused"
-                           : "");
+        "/" + PlaneFfts<Real>::name(exit_planes_->way()) + backward;
   }
   if (x_planes_forward_ && x_planes_backward_) {
     if (!s.empty()) s += ", ";

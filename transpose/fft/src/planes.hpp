@@ -171,6 +171,7 @@ class PlaneFfts {
         }
       })];
     }
+    candidates_ = timed ? ways : std::vector<Way>{way_};
     planned_ = empty || plan(way_) != nullptr;
     // A plane at a time won: the fused runs below use its plans on a scratch plane (its
     // alignment is the arrays': FFTW's allocator), per_plane's out-of-place one where the
@@ -189,6 +190,14 @@ class PlaneFfts {
   PlaneFfts(const PlaneFfts&) = delete;
   bool planned() const { return planned_; }
   Way way() const { return way_; }
+  // The ways timed here, every one planned, which a trial of the whole transform (where these
+  // planes run beside an exchange) may choose among again with use(); just way() where
+  // nothing was timed (a remembered or forced way, ESTIMATE).
+  const std::vector<Way>& candidates() const { return candidates_; }
+  void use(Way w) {
+    way_ = w;
+    if (fusable() && count_ != 0 && plane_ != 0) scratch_.resize(static_cast<std::size_t>(plane_));
+  }
   static Way named(const std::string& name) {
     for (Way w : {Way::whole, Way::per_plane, Way::copy_then_in_place, Way::in_place_then_copy})
       if (PlaneFfts::name(w) == name) return w;
@@ -320,6 +329,7 @@ class PlaneFfts {
   Real scale_ = 1;
   int src_alignment_ = 0, dst_alignment_ = 0;  // of the arrays the plans were made on
   Way way_ = Way::whole;
+  std::vector<Way> candidates_;
   mutable AlignedVector<Complex> scratch_;  // one plane, fusable() only (the fused runs')
   bool planned_ = false;
   typename F::plan whole_ = nullptr, plane_out_ = nullptr, plane_in_ = nullptr;

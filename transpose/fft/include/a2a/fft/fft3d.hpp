@@ -226,12 +226,15 @@ class Fft3d {
   void forward_fused(const Scatter& scatter, Complex* out, bool out_apart);
   template <typename Gather>
   void backward_fused(const Complex* in, const Gather& gather);
-  // A slab's backward the other way round ([y][x][z], c2c): each y-plane is transformed along x
+  // A slab's backward the other way round ([y][x][z]): each y-plane is transformed along x
   // in a scratch and its rows are pushed straight into the receivers' x-planes ([x][y][z] in
-  // their windows; this rank's own rows into the caller's array), then each x-plane is
-  // completed from the window and transformed in place. Where pushable_ (every rank), chosen
-  // by timing against the pull and the unfused runs (push_backward_).
+  // their windows; c2c: this rank's own rows into the caller's array), then each x-plane is
+  // completed from the window and transformed in place (c2c) or c2r'd from the window into the
+  // caller's array (r2c). Where pushable_ (every rank), chosen by timing against the pull and
+  // the unfused runs (push_backward_).
+  const Complex* push_rows(const Complex* in, Complex* own);
   void backward_pushed(const Complex* in, Complex* out);
+  void backward_pushed(const Complex* in, Real* out);
   bool pushable_ = false, push_backward_ = false;
   std::vector<Slice> push_slices_, pull_rows_;  // receivers' x ranges; sources' y ranges
   std::vector<std::byte*> push_targets_;
