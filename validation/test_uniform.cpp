@@ -124,6 +124,29 @@ int main(int argc, char** argv) {
                             [&] { shared.pull_source(h.procs()); });
     shared.end_pull();
     a2a::test::expect_error(h, "end_pull twice", "no begin_pull()", [&] { shared.end_pull(); });
+    // Push rounds: each rank writes its 8 bytes for q straight into q's area and checks what it
+    // received. After the first, the caller's own barrier (after every rank's reads) stands in
+    // for begin_direct's wait: begin_direct(true).
+    for (int round = 0; round < 4; ++round) {
+      auto value = [&](int from, int to) {
+        return static_cast<std::uint64_t>(round * 1000000 + from * 1000 + to);
+      };
+      shared.begin_direct(round > 0);
+      for (int q = 0; q < h.procs(); ++q) {
+        const std::uint64_t v = value(h.rank(), q);
+        std::memcpy(shared.direct_target(q), &v, sizeof v);
+      }
+      const std::byte* received = shared.end_direct();
+      bool right = true;
+      for (int s = 0; s < h.procs(); ++s) {
+        std::uint64_t v = 0;
+        std::memcpy(&v, received + 8 * s, sizeof v);
+        right = right && v == value(s, h.rank());
+      }
+      h.expect(right, "push round " + std::to_string(round) +
+                          (round > 0 ? " (begin_direct(true))" : "") + ": every block received");
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
     if (h.procs() > 2) {
       MPI_Comm half;
       MPI_Comm_split(MPI_COMM_WORLD, h.rank() % 2, h.procs() - h.rank(), &half);

@@ -46,10 +46,10 @@ bool Plan::direct() const {
   return live().impl->single_copy() != nullptr;
 }
 
-void Plan::begin_direct() {
+void Plan::begin_direct(bool peers_have_read) {
   detail::SingleCopy& shared = single_copy(live(), "begin_direct", Phase::idle);
   live().counters = Counters{};
-  shared.begin_direct(live().counters);
+  shared.begin_direct(live().counters, peers_have_read);
   live().phase = Phase::push;
 }
 

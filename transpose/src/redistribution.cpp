@@ -346,10 +346,10 @@ void Redistribution::execute_from_window(void* out) {
   ++times_.packs_skipped;
 }
 
-void Redistribution::begin_fill() {
+void Redistribution::begin_fill(bool peers_have_read) {
   if (!plan_.direct()) throw Error("a2a::Redistribution::begin_fill: not a single-copy backend");
   const double t0 = MPI_Wtime();
-  plan_.begin_direct();
+  plan_.begin_direct(peers_have_read);
   times_.exchange_s += MPI_Wtime() - t0;
 }
 

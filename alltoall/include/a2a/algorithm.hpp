@@ -76,7 +76,8 @@ NodeTopology plan_topology(Context& ctx);
 
 // The shared memory of a single-copy plan, for a caller that fuses its own pass over the data
 // with the exchange (Plan's direct and pull calls, which check the order of the calls).
-// Push: begin_direct() returns once every peer has read its area; the caller writes its block
+// Push: begin_direct() returns once every peer has read its area (at once where the caller
+// knows they have: peers_have_read, alike on every rank); the caller writes its block
 // for q at direct_target(q); end_direct() returns this rank's received data (recv layout).
 // Pull: after prepare_pull() (collective, once) the caller writes its send data into
 // pull_area() (send layout); between begin_pull() and end_pull() it reads q's block for it at
@@ -84,7 +85,7 @@ NodeTopology plan_topology(Context& ctx);
 class SingleCopy {
  public:
   virtual ~SingleCopy() = default;
-  virtual void begin_direct(Counters& counters) = 0;
+  virtual void begin_direct(Counters& counters, bool peers_have_read) = 0;
   virtual std::byte* direct_target(int peer) = 0;
   virtual const std::byte* end_direct(Counters& counters) = 0;
   virtual void prepare_pull() = 0;

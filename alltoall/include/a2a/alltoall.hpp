@@ -97,9 +97,12 @@ class Plan {
   // direct_target(q), between begin_direct() (collective: returns once every peer has read
   // what the last call left it) and end_direct() (collective: returns this rank's received
   // data, laid out as execute()'s recv, valid until the next begin_direct()). direct() says
-  // whether the plan is one; the three calls throw for any other.
+  // whether the plan is one; the three calls throw for any other. begin_direct(true), the same
+  // on every rank, skips the wait where the caller knows that every peer has read it already:
+  // each read its data before a later synchronization of all these ranks (another single-copy
+  // plan's end_direct() or pull calls on the same ranks, say).
   bool direct() const;
-  void begin_direct();
+  void begin_direct(bool peers_have_read = false);
   std::byte* direct_target(int peer);
   const std::byte* end_direct();
   // The same plans also work the other way round: prepare_pull() (collective, once) gives this

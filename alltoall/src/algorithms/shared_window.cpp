@@ -92,7 +92,7 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
     targets_ = peer_addresses<std::byte>(comm_, areas_, layout_.recv_displs);
   }
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
-    begin_direct(c);
+    begin_direct(c, false);
     // From the next rank on, so that not every rank writes into one area at once; this rank's
     // own block goes straight from send to recv.
     for (int k = 1; k < procs_; ++k) {
@@ -109,8 +109,8 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
     }
   }
   SingleCopy* single_copy() override { return this; }
-  void begin_direct(Counters& c) override {
-    areas_.fence();  // every peer has read what the last call left in its area
+  void begin_direct(Counters& c, bool peers_have_read) override {
+    if (!peers_have_read) areas_.fence();  // every peer has read what the last call left it
     count_writes(LayoutView::of(layout_), rank_, procs_, c);
   }
   std::byte* direct_target(int peer) override { return targets_[static_cast<std::size_t>(peer)]; }

@@ -696,6 +696,7 @@ void Fft3d<Real>::exchange(Redistribution& r, const Complex* in, Complex* out) {
 // natural_work_ first).
 template <typename Real>
 void Fft3d<Real>::forward_from_z(Complex* final_out) {
+  forward_window_read_ = false;  // the exchange below reads its window after its own fences
   Complex* out = natural_ ? natural_work_.data() : final_out;
   Complex* y = work0_.data();
   if (!zy_.parts.empty()) {
@@ -788,7 +789,8 @@ void Fft3d<Real>::forward(const Real* in, Complex* out) {
 // them, transformed along z too where a step did that (pipelined pencils), else not yet.
 template <typename Real>
 typename Fft3d<Real>::Complex* Fft3d<Real>::backward_to_z(const Complex* in) {
-  if (natural_) {  // the spectrum in the input's boxes: to x-pencils first
+  backward_window_read_ = false;  // as forward_from_z's
+  if (natural_) {                 // the spectrum in the input's boxes: to x-pencils first
     exchange(*from_natural_, in, natural_work_.data());
     in = natural_work_.data();
   }
@@ -960,7 +962,8 @@ void Fft3d<Real>::forward_fused(const Scatter& scatter, Complex* final_out, bool
   Redistribution& r = yx_.parts[0];
   const std::int64_t row = boxes_[1].extent(2);
   double t0 = MPI_Wtime();
-  r.begin_fill();
+  r.begin_fill(forward_window_read_);
+  forward_window_read_ = false;
   std::vector<std::byte*>& targets = fill_targets_;  // sized once: no allocation per call
   for (std::size_t k = 0; k < fill_slices_.size(); ++k)
     targets[k] = r.fill_target(fill_slices_[k].peer);
@@ -993,6 +996,7 @@ void Fft3d<Real>::forward_fused(const Scatter& scatter, Complex* final_out, bool
   });
   double t2 = MPI_Wtime();
   const auto* x = static_cast<const Complex*>(r.end_fill(out));
+  backward_window_read_ = true;  // each rank read it in the backward, before this fence
   transpose_seconds += (t1 - t0) + (MPI_Wtime() - t2);
   compute_seconds += t2 - t1;
   if (own_in_out) {  // each y-plane: the peers' x ranges from the window, then transformed
@@ -1057,6 +1061,7 @@ void Fft3d<Real>::backward_fused(const Complex* in, const Gather& gather) {
   });
   double t2 = MPI_Wtime();
   r.end_read();
+  forward_window_read_ = true;
   transpose_seconds += (t1 - t0) + (MPI_Wtime() - t2);
   compute_seconds += t2 - t1;
 }
@@ -1070,7 +1075,8 @@ const typename Fft3d<Real>::Complex* Fft3d<Real>::push_rows(const Complex* in, C
   const std::int64_t nz = boxes_[1].extent(2), ny = boxes_[1].extent(1);
   const std::int64_t y0 = boxes_[2].lo[1];  // this rank's y-planes of the spectrum
   double t0 = MPI_Wtime();
-  r.begin_fill();
+  r.begin_fill(backward_window_read_);
+  backward_window_read_ = false;
   for (std::size_t k = 0; k < push_slices_.size(); ++k)
     push_targets_[k] = r.fill_target(push_slices_[k].peer);
   double t1 = MPI_Wtime();
@@ -1091,6 +1097,7 @@ const typename Fft3d<Real>::Complex* Fft3d<Real>::push_rows(const Complex* in, C
   });
   double t2 = MPI_Wtime();
   const auto* window = static_cast<const Complex*>(r.end_fill(nullptr));
+  forward_window_read_ = true;  // each rank read it in the forward, before this fence
   double t3 = MPI_Wtime();
   transpose_seconds += (t1 - t0) + (t3 - t2);
   compute_seconds += t2 - t1;

@@ -112,8 +112,10 @@ class Redistribution {
   // exchange), else unpacked into `out`, which it returns; with out = nullptr, the window as
   // the senders filled it, unpacked or not (for callers whose senders lay out the receivers'
   // areas themselves, each piece at its offset). The pack pass is the caller's.
+  // begin_fill(true), the same on every rank: the peers have read what the last exchange left
+  // them (Plan::begin_direct), so it does not wait for them.
   bool direct() const { return plan_.direct(); }
-  void begin_fill();
+  void begin_fill(bool peers_have_read = false);
   std::byte* fill_target(int peer) { return plan_.direct_target(peer); }
   const void* end_fill(void* out);
   // The pulling side's counterpart (pulls(): the caller has filled input_window()): between

@@ -236,6 +236,11 @@ class Fft3d {
   void backward_pushed(const Complex* in, Complex* out);
   void backward_pushed(const Complex* in, Real* out);
   bool pushable_ = false, push_backward_ = false;
+  // Whether every rank has read what the last forward (backward) fill left in its window: a
+  // fence of all these ranks came after (the other direction's exchange), so the next fill
+  // need not wait for them (Redistribution::begin_fill(true)). The calls, alike on every rank,
+  // keep them alike; an unfused exchange through the window clears them.
+  bool forward_window_read_ = false, backward_window_read_ = false;
   std::vector<Slice> push_slices_, pull_rows_;  // receivers' x ranges; sources' y ranges
   std::vector<std::byte*> push_targets_;
   // The x transforms on column panels (forward: none when the y <-> x step is pipelined).
