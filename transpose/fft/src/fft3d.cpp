@@ -1163,14 +1163,20 @@ std::string Fft3d<Real>::local_transforms() const {
   if (r2c_plane_ != nullptr || c2r_plane_ != nullptr) {
     s = std::string("planes r2c") + (fused_forward_ ? " fused" : "") + "/c2r" + backward;
   }
+  // What runs where the caller's arrays have the planned alignment and do not overlap: a fused
+  // forward's x transforms and a pushed c2c backward's planes run in place on planes filled
+  // where they lie ("filled"), whatever way was timed alone (which runs for other arrays).
+  auto way = [](const PlaneFfts<Real>& planes, bool filled) {
+    return filled && planes.fills() ? std::string("filled") : PlaneFfts<Real>::name(planes.way());
+  };
   if (entry_planes_ && exit_planes_) {
-    s = "planes " + PlaneFfts<Real>::name(entry_planes_->way()) + (fused_forward_ ? " fused" : "") +
-        "/" + PlaneFfts<Real>::name(exit_planes_->way()) + backward;
+    s = "planes " + way(*entry_planes_, false) + (fused_forward_ ? " fused" : "") + "/" +
+        way(*exit_planes_, push_backward_) + backward;
   }
   if (x_planes_forward_ && x_planes_backward_) {
     if (!s.empty()) s += ", ";
-    s += "x y-planes " + PlaneFfts<Real>::name(x_planes_forward_->way()) + "/" +
-         PlaneFfts<Real>::name(x_planes_backward_->way());
+    s += "x y-planes " + way(*x_planes_forward_, fused_forward_) + "/" +
+         way(*x_planes_backward_, false);
   }
   if (x_backward_) {
     if (!s.empty()) s += ", ";
