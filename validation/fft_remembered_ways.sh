@@ -32,7 +32,8 @@ sed -i -e 's/\(planes forward fused = \).*/\1copy_then_in_place/' \
   -e 's/\(x forward, y-planes = \).*/\1per_plane/' -e 's/\(x backward, y-planes = \).*/\1whole/' \
   "$dir/w.ways"
 edited=$(fft "${launcher[@]}")
-want="planes copy_then_in_place fused/copy_then_in_place fused, x y-planes per_plane/whole"
+# (Fused, the forward's x transforms run in place on the y-planes as filled: "filled".)
+want="planes copy_then_in_place fused/copy_then_in_place fused, x y-planes filled/whole"
 [ "$edited" = "$want" ] || { echo "FAILED: '$edited', not the file's '$want'"; exit 1; }
 echo "the file's ways: $edited"
 # Fused or not is one of them: unfused, the same plane ways run with a pack and an unpack.
