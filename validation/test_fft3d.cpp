@@ -67,6 +67,14 @@ struct Placed {
   T* data;
 };
 
+// The key a measured slab's ways are remembered under (FILE.ways, docs/fft.md), for `stage`.
+std::string slab_ways_key(const std::array<std::int64_t, 3>& n, int P, bool r2c,
+                          const std::string& stage) {
+  return std::string("double ") + (r2c ? "r2c " : "c2c ") + std::to_string(n[0]) + "x" +
+         std::to_string(n[1]) + "x" + std::to_string(n[2]) + " on " + std::to_string(P) +
+         "x1 chunks 1 measure: " + stage;
+}
+
 void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, bool r2c,
            std::size_t offset, const std::string& backend, unsigned flags = FFTW_ESTIMATE,
            const std::string& planes_way = "", int fused_r2c = -1, bool pushed = false) {
@@ -93,10 +101,7 @@ void check(a2a::test::Harness& h, const std::array<std::int64_t, 3>& n, int p1, 
   // Measured on a slab: the x transforms' way on the y-planes that runs is the one remembered
   // (chosen alone, or with the fusion on the whole transform, docs/fft.md).
   if (P > 1 && p1 == P && flags == FFTW_MEASURE && planes_way.empty()) {
-    const std::string key = std::string("double ") + (r2c ? "r2c " : "c2c ") +
-                            std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
-                            std::to_string(n[2]) + " on " + std::to_string(P) +
-                            "x1 chunks 1 measure: x backward, y-planes";
+    const std::string key = slab_ways_key(n, P, r2c, "x backward, y-planes");
     const std::string ways = fft.local_transforms();
     const auto remembered = a2a::fft::ways::recall(key);
     h.expect(remembered && ways.ends_with("/" + *remembered),
@@ -366,12 +371,9 @@ int main(int argc, char** argv) {
       // Fused or not is timed; the remembered choice (ways.hpp, the key docs/fft.md gives)
       // makes each way run here whatever the timing would pick.
       for (const char* fused : {"yes", "no"}) {
-        const std::string key = "double r2c " + std::to_string(n[0]) + "x" + std::to_string(n[1]) +
-                                "x" + std::to_string(n[2]) + " on " + std::to_string(P) +
-                                "x1 chunks 1 measure: fused ";
         a2a::fft::ways::forget_all();
-        a2a::fft::ways::remember(key + "forward", fused);
-        a2a::fft::ways::remember(key + "backward", fused);
+        a2a::fft::ways::remember(slab_ways_key(n, P, true, "fused forward"), fused);
+        a2a::fft::ways::remember(slab_ways_key(n, P, true, "fused backward"), fused);
         check(h, n, P, true, 8, "shared_window", FFTW_MEASURE, "", fused[0] == 'y' ? 1 : 0);
       }
       a2a::fft::ways::forget_all();
@@ -379,11 +381,7 @@ int main(int argc, char** argv) {
       // alignment (c2c: the own rows straight into the caller's array; r2c: each x-plane's
       // c2r from the window into it) and 8 bytes off it.
       for (const bool r2c : {false, true}) {
-        const std::string key = std::string("double ") + (r2c ? "r2c " : "c2c ") +
-                                std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
-                                std::to_string(n[2]) + " on " + std::to_string(P) +
-                                "x1 chunks 1 measure: fused backward";
-        a2a::fft::ways::remember(key, "push");
+        a2a::fft::ways::remember(slab_ways_key(n, P, r2c, "fused backward"), "push");
         for (std::size_t offset : {0, 8})
           check(h, n, P, r2c, offset, "shared_window", FFTW_MEASURE, "", -1, P > 1);
         a2a::fft::ways::forget_all();

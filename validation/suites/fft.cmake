@@ -351,30 +351,28 @@ if(A2A_WITH_FFTW)
   a2a_cli_failure(fft_uniform_backend_uneven_grid 4 "does not support the vector" fft --grid 17x13x11 --backend tra)
 endif()
 
-# A plain C program on FFTW-MPI's slab boxes, which BoxFft runs on Fft3d: c2c and r2c, in and
-# out of place, odd sizes, empty ranks (P = 5), against serial FFTW.
-if(TARGET a2a_fft)
-  add_executable(capi_fft_tuned_slabs ${PROJECT_SOURCE_DIR}/validation/capi/fft_tuned_slabs.c)
-  target_link_libraries(capi_fft_tuned_slabs PRIVATE a2a::fft PkgConfig::FFTW3 MPI::MPI_C m)
-  foreach(ranks 2 3 5)
-    a2a_add_mpi_test(fft.c_program_tuned_slabs.P${ranks} ${ranks}
-                     COMMAND $<TARGET_FILE:capi_fft_tuned_slabs> TIMEOUT 120)
-    set_tests_properties(fft.c_program_tuned_slabs.P${ranks} PROPERTIES
-                         PASS_REGULAR_EXPRESSION "tuned_slabs: 12 passed, 0 failed")
+# A plain C program on a2a/fft.h (validation/capi/NAME.c, built with the MPI C compiler as a
+# user builds it) run as fft.c_program_NAME.P<ranks> for each of RANKS; it passes when it
+# prints "NAME: <count> passed, 0 failed".
+function(a2a_fft_c_program name count)
+  add_executable(capi_fft_${name} ${PROJECT_SOURCE_DIR}/validation/capi/fft_${name}.c)
+  target_link_libraries(capi_fft_${name} PRIVATE a2a::fft PkgConfig::FFTW3 MPI::MPI_C m)
+  foreach(ranks ${ARGN})
+    a2a_add_mpi_test(fft.c_program_${name}.P${ranks} ${ranks}
+                     COMMAND $<TARGET_FILE:capi_fft_${name}> TIMEOUT 120)
+    set_tests_properties(fft.c_program_${name}.P${ranks} PROPERTIES
+                         PASS_REGULAR_EXPRESSION "${name}: ${count} passed, 0 failed")
   endforeach()
-endif()
+endfunction()
 
-# The real-to-real kinds from a plain C program (a2a/fft.h): every type against serial FFTW's
-# fftw_plan_r2r_3d, odd and even sizes, empty ranks at P = 5, float, a NaN field in a batch.
 if(TARGET a2a_fft)
-  add_executable(capi_fft_r2r_kinds ${PROJECT_SOURCE_DIR}/validation/capi/fft_r2r_kinds.c)
-  target_link_libraries(capi_fft_r2r_kinds PRIVATE a2a::fft PkgConfig::FFTW3 MPI::MPI_C m)
-  foreach(ranks 1 2 5)
-    a2a_add_mpi_test(fft.c_program_r2r_kinds.P${ranks} ${ranks}
-                     COMMAND $<TARGET_FILE:capi_fft_r2r_kinds> TIMEOUT 120)
-    set_tests_properties(fft.c_program_r2r_kinds.P${ranks} PROPERTIES
-                         PASS_REGULAR_EXPRESSION "r2r_kinds: 14 passed, 0 failed")
-  endforeach()
+  # FFTW-MPI's slab boxes, which BoxFft runs on Fft3d: c2c and r2c, in and out of place, odd
+  # sizes, empty ranks (P = 5), estimate and measure (the ways timed, two calls each way),
+  # against serial FFTW.
+  a2a_fft_c_program(tuned_slabs 20 2 3 5)
+  # The real-to-real kinds: every type against serial FFTW's fftw_plan_r2r_3d, odd and even
+  # sizes, empty ranks at P = 5, float, a NaN field in a batch.
+  a2a_fft_c_program(r2r_kinds 14 1 2 5)
 endif()
 
 # Port check: an FFTW-MPI program (plain C, slab, FFTW_MPI_TRANSPOSED_OUT, in place) and the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -422,23 +423,20 @@ void Fft3d<Real>::choose_fusion(const std::string& key, MPI_Comm comm, bool r2c)
     int counts[2] = {static_cast<int>(x_ways.size()), -static_cast<int>(x_ways.size())};
     MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT, MPI_MIN, comm);
     if (counts[0] != -counts[1] || x_ways.size() < 2) x_ways.clear();
+    // Unfused, the x way does not run: the one timed alone stays. A push runs two ways only.
+    std::vector<Way> alone, scattered;
+    if (!x_ways.empty()) alone = {x_planes->way()};
+    std::copy_if(x_ways.begin(), x_ways.end(), std::back_inserter(scattered),
+                 [](Way w) { return w == Way::per_plane || w == Way::copy_then_in_place; });
     std::vector<Candidate> ways;
-    auto add = [&](const std::string& fusion, bool with_x, bool scatter) {
-      if (x_ways.empty()) {
-        ways.push_back({fusion, std::nullopt});
-        return;
-      }
-      if (!with_x) {  // the x way does not run: the one timed alone stays
-        ways.push_back({fusion, x_planes->way()});
-        return;
-      }
-      for (Way w : x_ways)
-        if (!scatter || w == Way::per_plane || w == Way::copy_then_in_place)
-          ways.push_back({fusion, w});
+    auto add = [&](const std::string& fusion, const std::vector<Way>& xs) {
+      if (xs.empty()) ways.push_back({fusion, std::nullopt});
+      for (Way w : xs)
+        ways.push_back({fusion, w});
     };
-    if (fused) add("yes", true, false);
-    add("no", false, false);
-    if (!forward && pushable_) add("push", true, true);
+    if (fused) add("yes", x_ways);
+    add("no", alone);
+    if (!forward && pushable_) add("push", scattered);
     const auto take = [&](const Candidate& c) {
       fused = c.fusion == "yes";
       if (!forward) push_backward_ = c.fusion == "push";
@@ -862,18 +860,12 @@ void Fft3d<Real>::backward(const Complex* in, Real* out) {
     return;
   }
   if (fused_backward_ && c2r_plane_ != nullptr) {
-    const bool copy_out = !same_alignment<Real>(out, real_work_.data());
-    Real* to = copy_out ? real_work_.data() : out;
-    const std::int64_t plane = real_box_.extent(1) * real_box_.extent(2);
-    auto* scratch = reinterpret_cast<typename Fftw<Real>::complex*>(plane_scratch_.data());
-    auto* p = reinterpret_cast<typename Fftw<Real>::plan>(c2r_plane_);
     backward_fused(in, [&](const auto& source) {
-      for (std::int64_t i = 0; i < real_box_.extent(0); ++i) {
+      c2r_planes(out, [&](std::int64_t i) {
         source(i, plane_scratch_.data());
-        Fftw<Real>::execute_c2r(p, scratch, to + i * plane);
-      }
+        return plane_scratch_.data();
+      });
     });
-    if (copy_out) std::copy_n(real_work_.data(), real_box_.count(), out);
     return;
   }
   Complex* z = backward_to_z(in);
@@ -1137,23 +1129,31 @@ template <typename Real>
 void Fft3d<Real>::backward_pushed(const Complex* in, Real* out) {
   const Complex* window = push_rows(in, nullptr);
   const double t0 = MPI_Wtime();
-  const bool copy_out = !same_alignment<Real>(out, real_work_.data());
-  Real* to = copy_out ? real_work_.data() : out;
   const bool from_window = same_alignment<Real>(window, plane_scratch_.data());
   const std::int64_t plane = boxes_[1].extent(1) * boxes_[1].extent(2);
+  c2r_planes(out, [&](std::int64_t i) {
+    auto* from = const_cast<Complex*>(window + i * plane);
+    if (from_window) return from;
+    std::copy_n(from, plane, plane_scratch_.data());
+    return plane_scratch_.data();
+  });
+  compute_seconds += MPI_Wtime() - t0;
+}
+
+// The one-plane c2r of each x-plane, from plane_of(i) (of the scratch plane's alignment) into
+// the caller's array, through real_work_ where the caller's has another alignment.
+template <typename Real>
+template <typename PlaneOf>
+void Fft3d<Real>::c2r_planes(Real* out, const PlaneOf& plane_of) {
+  const bool copy_out = !same_alignment<Real>(out, real_work_.data());
+  Real* to = copy_out ? real_work_.data() : out;
   const std::int64_t real_plane = real_box_.extent(1) * real_box_.extent(2);
   auto* p = reinterpret_cast<typename Fftw<Real>::plan>(c2r_plane_);
   for (std::int64_t i = 0; i < real_box_.extent(0); ++i) {
-    auto* from = const_cast<Complex*>(window + i * plane);
-    if (!from_window) {
-      std::copy_n(from, plane, plane_scratch_.data());
-      from = plane_scratch_.data();
-    }
-    Fftw<Real>::execute_c2r(p, reinterpret_cast<typename Fftw<Real>::complex*>(from),
+    Fftw<Real>::execute_c2r(p, reinterpret_cast<typename Fftw<Real>::complex*>(plane_of(i)),
                             to + i * real_plane);
   }
   if (copy_out) std::copy_n(real_work_.data(), real_box_.count(), out);
-  compute_seconds += MPI_Wtime() - t0;
 }
 
 template <typename Real>

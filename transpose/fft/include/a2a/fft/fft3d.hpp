@@ -235,6 +235,8 @@ class Fft3d {
   const Complex* push_rows(const Complex* in, Complex* own);
   void backward_pushed(const Complex* in, Complex* out);
   void backward_pushed(const Complex* in, Real* out);
+  template <typename PlaneOf>
+  void c2r_planes(Real* out, const PlaneOf& plane_of);
   bool pushable_ = false, push_backward_ = false;
   // Whether every rank has read what the last forward (backward) fill left in its window: a
   // fence of all these ranks came after (the other direction's exchange), so the next fill
