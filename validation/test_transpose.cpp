@@ -2,7 +2,8 @@
 // (z -> y on the row communicator, y -> x on the column communicator) redistributions for
 // grids that divide evenly and grids that do not, complex double and complex float, through
 // several backends (a uniform-only one where the grid divides, vector ones everywhere, and the
-// single-copy shared_window, whose pack writes into the peers' memory). Every
+// single-copy shared_window, whose pack writes into the peers' memory), and several fields in
+// one exchange. Every
 // element of the output must equal a closed-form function of its global index; then the way
 // back must restore the input.
 #include <algorithm>
@@ -108,6 +109,36 @@ void check_pair(a2a::test::Harness& h, MPI_Comm comm, const Box& in, const Box& 
 
 }  // namespace
 
+// Several fields in one exchange: `fields` arrays one after another on each side, field f's
+// values the closed form plus f * 10^7 (so a value in the wrong field shows); one exchange of
+// fields times the bytes of one field's, and the way back.
+void check_fields(a2a::test::Harness& h, MPI_Comm comm, const Box& in, const Box& out,
+                  std::size_t fields, const std::string& backend, const std::string& what) {
+  using C = std::complex<double>;
+  a2a::Redistribution one(comm, in, out, sizeof(C), backend);
+  a2a::Redistribution forward(comm, in, out, sizeof(C), fields, backend);
+  a2a::Redistribution back(comm, out, in, sizeof(C), fields, backend);
+  auto all_fields = [&](const Box& b) {
+    std::vector<C> v;
+    for (std::size_t f = 0; f < fields; ++f)
+      for (C x : fill<double>(b))
+        v.push_back(x + C(1e7 * static_cast<double>(f), 0));
+    return v;
+  };
+  const auto input = all_fields(in);
+  std::vector<C> result(static_cast<std::size_t>(out.count()) * fields), again(input.size());
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    forward.execute(input.data(), result.data());
+    h.expect(result == all_fields(out), what + " " + backend + ", " + std::to_string(fields) +
+                                            " fields (" + forward.plan().label() + ")");
+    back.execute(result.data(), again.data());
+    h.expect(again == input, what + " " + backend + ", " + std::to_string(fields) +
+                                 " fields: the way back restores the input");
+  }
+  h.expect(forward.send_bytes() == fields * one.send_bytes() || forward.plan().direct(),
+           what + " " + backend + ": one exchange of every field's bytes");
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int code = 0;
@@ -135,6 +166,8 @@ int main(int argc, char** argv) {
         check_pair<double>(h, h.comm(), xslab, yslab, b, grid + " slab x->y (double)", true);
       }
       check_pair<float>(h, h.comm(), xslab, yslab, "auto", grid + " slab x->y (float)", true);
+      for (const std::string b : {"auto", "sloav", "shared_window"})
+        check_fields(h, h.comm(), xslab, yslab, 3, b, grid + " slab x->y");
 
       // Pencils on every P1 x P2 grid: z-pencils -> y-pencils in the row (same r1),
       // y-pencils -> x-pencils in the column (same r2).
@@ -165,6 +198,7 @@ int main(int argc, char** argv) {
           check_pair<double>(h, col, ypen, xpen, b, grid + pg + " y->x (column)", true);
         }
         check_pair<float>(h, row, zpen, ypen, "pairwise", grid + pg + " z->y (row, float)");
+        check_fields(h, col, ypen, xpen, 2, "pairwise", grid + pg + " y->x (column)");
         MPI_Comm_free(&row);
         MPI_Comm_free(&col);
       }
@@ -232,6 +266,11 @@ int main(int argc, char** argv) {
     }
     h.expect(P < 3 || message.find("do not cover") != std::string::npos,
              "overlapping boxes whose counts add up are refused: '" + message + "'");
+
+    a2a::test::expect_error(h, "a redistribution of 0 fields", "fields is 0", [&] {
+      const Box mine{{me, 0, 0}, {me + 1, 2, 2}};
+      a2a::Redistribution none(h.comm(), mine, mine, 8, 0);
+    });
 
     // A redistribution (and so its plan) moved from: every use is an error, not a crash.
     {

@@ -123,14 +123,28 @@ Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out,
 
 Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out, const Box& within,
                                std::size_t element_bytes, std::string_view backend)
-    : Redistribution(comm, in, out, within, element_bytes, backend,
-                     agreed_pieces(comm, in, out, within, element_bytes)) {}
+    : Redistribution(comm, in, out, within, element_bytes, 1, backend,
+                     agreed_pieces(comm, in, out, within, element_bytes, 1)) {}
+
+Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out,
+                               std::size_t element_bytes, std::size_t fields,
+                               std::string_view backend)
+    : Redistribution(comm, in, out, Box::everything(), element_bytes, fields, backend,
+                     agreed_pieces(comm, in, out, Box::everything(), element_bytes, fields)) {}
 
 Redistribution::Pieces Redistribution::agreed_pieces(MPI_Comm comm, const Box& in, const Box& out,
-                                                     const Box& within, std::size_t element_bytes) {
+                                                     const Box& within, std::size_t element_bytes,
+                                                     std::size_t fields) {
   // Checked and agreed on before any arithmetic on the boxes: every rank throws alike.
   require_intracommunicator(comm, "a2a::Redistribution");
   std::string problem = element_bytes == 0 ? "element_bytes is 0" : "";
+  if (problem.empty() && fields == 0) problem = "fields is 0";
+  if (problem.empty() && element_bytes > std::numeric_limits<std::int64_t>::max() / fields) {
+    problem = std::to_string(fields) + " fields of " + std::to_string(element_bytes) +
+              "-byte elements: more than 2^63 - 1 bytes per point";
+  }
+  // A point's bytes: its element in every field (each piece's fields lie one after another).
+  element_bytes *= fields;
   if (problem.empty()) problem = box_problem("input", in, element_bytes);
   if (problem.empty()) problem = box_problem("output", out, element_bytes);
   if (problem = agree_on_error(comm, problem); !problem.empty()) {
@@ -177,14 +191,16 @@ Redistribution::Pieces Redistribution::agreed_pieces(MPI_Comm comm, const Box& i
 }
 
 Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out, const Box& within,
-                               std::size_t element_bytes, std::string_view backend, Pieces pieces)
+                               std::size_t element_bytes, std::size_t fields,
+                               std::string_view backend, Pieces pieces)
     : in_(in),
       out_(out),
       element_(element_bytes),
+      fields_(fields),
       rank_(pieces.rank),
       send_pieces_(std::move(pieces.send)),
       recv_pieces_(std::move(pieces.recv)),
-      plan_(make_plan(comm, send_pieces_, recv_pieces_, element_bytes, backend, uniform_)),
+      plan_(make_plan(comm, send_pieces_, recv_pieces_, element_bytes * fields, backend, uniform_)),
       send_in_order_(in_place(in_, send_pieces_)),
       recv_in_order_(in_place(out_, recv_pieces_)),
       // A single-copy plan reads and writes the arrays itself (execute_direct): no buffers.
@@ -205,11 +221,13 @@ Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out, con
 // True when every piece already sits in the array where the packed buffer would hold it: each
 // piece is one contiguous run of the row-major array (full along the faster axes, one index
 // along the slower ones) at its packed offset. Then packing (or unpacking) is the identity and
-// execute() hands the array itself to the exchange: one pass less.
+// execute() hands the array itself to the exchange: one pass less. With several fields only
+// where a piece is the whole array (the array's fields and the piece's then lie alike).
 bool Redistribution::in_place(const Box& array_box, const std::vector<Piece>& pieces) const {
   for (const Piece& p : pieces) {
     const Box& b = p.box;
     if (b.empty()) continue;
+    if (fields_ > 1 && b.count() != array_box.count()) return false;
     int partial = -1;  // the fastest axis the piece does not span fully
     for (int d = 2; d >= 0 && partial < 0; --d) {
       if (b.extent(d) != array_box.extent(d)) partial = d;
@@ -227,10 +245,22 @@ bool Redistribution::in_place(const Box& array_box, const std::vector<Piece>& pi
   return true;
 }
 
-// Copies a piece between an array over array_box and its packed row-major form at `packed`.
+// Copies a piece between an array over array_box and its packed row-major form at `packed`,
+// field after field.
 void Redistribution::copy(const Box& array_box, const Box& b, const std::byte* from, std::byte* to,
                           bool into_array) const {
   if (b.empty()) return;
+  const auto e = element_;
+  const std::size_t array_field = static_cast<std::size_t>(array_box.count()) * e;
+  const std::size_t piece_field = static_cast<std::size_t>(b.count()) * e;
+  for (std::size_t f = 0; f < fields_; ++f) {
+    copy_field(array_box, b, from + f * (into_array ? piece_field : array_field),
+               to + f * (into_array ? array_field : piece_field), into_array);
+  }
+}
+
+void Redistribution::copy_field(const Box& array_box, const Box& b, const std::byte* from,
+                                std::byte* to, bool into_array) const {
   const auto e = element_;
   const auto n1 = static_cast<std::size_t>(array_box.extent(1));
   const auto n2 = static_cast<std::size_t>(array_box.extent(2));
@@ -283,8 +313,9 @@ std::pair<const void*, void*> Redistribution::prepare(const void* in, void* out)
   // input is packed as usual.
   const auto in_at = reinterpret_cast<std::uintptr_t>(in);
   const auto out_at = reinterpret_cast<std::uintptr_t>(out);
-  const bool overlap = in_at < out_at + static_cast<std::size_t>(out_.count()) * element_ &&
-                       out_at < in_at + static_cast<std::size_t>(in_.count()) * element_;
+  const std::size_t point = element_ * fields_;
+  const bool overlap = in_at < out_at + static_cast<std::size_t>(out_.count()) * point &&
+                       out_at < in_at + static_cast<std::size_t>(in_.count()) * point;
   const bool recv_direct = recv_is_output_;
   const bool send_direct = send_is_input_ && !(recv_direct && overlap);
   void* recv = recv_direct ? out : recv_.data();

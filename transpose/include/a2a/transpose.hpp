@@ -60,6 +60,13 @@ class Redistribution {
   // on every rank); the arrays are still over in and out.
   Redistribution(MPI_Comm comm, const Box& in, const Box& out, const Box& within,
                  std::size_t element_bytes, std::string_view backend = "auto");
+  // Several fields in one exchange (a batch of arrays on the same boxes): each array holds
+  // `fields` arrays over its box one after another (field f starts f * box.count() elements
+  // in), and each peer's message carries its piece of every field, field after field. One
+  // exchange of fields times the bytes, where fields separate redistributions would make as
+  // many. fields >= 1; fields = 1 is the constructor above.
+  Redistribution(MPI_Comm comm, const Box& in, const Box& out, std::size_t element_bytes,
+                 std::size_t fields, std::string_view backend = "auto");
 
   void pack(const void* in, void* send) const;
   void exchange(const void* send, void* recv);
@@ -161,14 +168,17 @@ class Redistribution {
     std::vector<Piece> send, recv;
   };
   static Pieces agreed_pieces(MPI_Comm comm, const Box& in, const Box& out, const Box& within,
-                              std::size_t element_bytes);
+                              std::size_t element_bytes, std::size_t fields);
   Redistribution(MPI_Comm comm, const Box& in, const Box& out, const Box& within,
-                 std::size_t element_bytes, std::string_view backend, Pieces pieces);
+                 std::size_t element_bytes, std::size_t fields, std::string_view backend,
+                 Pieces pieces);
   static Plan make_plan(MPI_Comm comm, const std::vector<Piece>& send,
                         const std::vector<Piece>& recv, std::size_t element_bytes,
                         std::string_view backend, bool& uniform);
   void copy(const Box& array_box, const Box& piece, const std::byte* from, std::byte* to,
             bool into_array) const;
+  void copy_field(const Box& array_box, const Box& piece, const std::byte* from, std::byte* to,
+                  bool into_array) const;
   // Returns this rank's received data when it stays in the window (unpack = false).
   const std::byte* execute_direct(const void* in, void* out, bool unpack = true);
   bool in_place(const Box& array_box, const std::vector<Piece>& pieces) const;
@@ -178,6 +188,7 @@ class Redistribution {
 
   Box in_, out_;
   std::size_t element_;
+  std::size_t fields_ = 1;
   int rank_ = 0;                                  // in comm
   std::vector<Piece> send_pieces_, recv_pieces_;  // one per peer, in rank order
   bool uniform_ = false;
