@@ -4,10 +4,11 @@
 // batch and, for a real kind on complex data, the real and imaginary parts as FFTW's howmany
 // dimensions; or, for the DCT/DST kinds FFTW runs line by line, a TrigLines that runs them
 // through complex DFTs), a copy or the scaling. Transforms run in place on a work array, so the
-// caller's input is only ever read. A batch lies field after field in the work arrays (each
-// field's lines then as unit-stride as a single transform's: FFTW is several times slower on
-// lines whose points lie `batch` values apart) and each reshape moves every field in one
-// exchange (Redistribution's fields).
+// caller's input is only ever read. A batch lies in the work arrays as in the caller's: each
+// point's values in a row (interleaved), or field after field (contiguous: each field's lines
+// then as unit-stride as a single transform's, and runs of passes go field by field, each field
+// still in cache from the pass before); either way each reshape moves every field in one
+// exchange.
 #include "a2a/fft/box_fft.hpp"
 
 #include <algorithm>
@@ -136,12 +137,12 @@ struct BoxFft<Real>::Impl {
     const TrigLines<Real>* lines = nullptr;
     int scratch = kWorkB;
     std::size_t bytes = 0;  // copy: all; scale: reals
-    // to_internal / from_internal: between the caller's layout (axes in `order`, the batch
-    // interleaved or contiguous) and the plan's own (row-major, field after field).
-    std::size_t unit = 0;  // one value's bytes (Real or Complex)
+    // to_internal / from_internal: between the caller's axis order (`order`) and padded rows
+    // and the plan's own (row-major): each field's points, `unit` bytes each (a Real or a
+    // Complex, times the batch where interleaved).
+    std::size_t unit = 0;
     Box box;
     std::array<int, 3> order{0, 1, 2};
-    bool interleaved = false;
     std::size_t padded_row = 0;  // the caller's points per row along axis 2 (r2c in place)
   };
   // Where the data is while the operations are built: its array, this rank's box, its type.
@@ -193,6 +194,12 @@ struct BoxFft<Real>::Impl {
       if (p != nullptr) F::destroy(p);
   }
   std::size_t batch_size() const { return static_cast<std::size_t>(o.batch); }
+  // The batch in the work arrays, as in the caller's: field after field (apart) or each point's
+  // values in a row. Where interleaved, the arrays hold one field whose points hold `batch`
+  // values (to the reshapes and the relayouts).
+  bool apart() const { return o.batch > 1 && o.batch_layout == BatchLayout::contiguous; }
+  std::size_t fields() const { return apart() ? batch_size() : 1; }
+  std::size_t per_point() const { return apart() ? 1 : batch_size(); }
   std::size_t element_bytes(bool real) const {
     return (real ? sizeof(Real) : sizeof(Complex)) * static_cast<std::size_t>(o.batch);
   }
@@ -203,20 +210,21 @@ struct BoxFft<Real>::Impl {
     return boxes[static_cast<std::size_t>(rank)];
   }
 
-  // An FFTW plan over every line along `axis` of box b (and `fields` fields of the batch, and
-  // for a real kind on complex data its two parts), in place on `data`; for r2c/c2r from `data`
-  // into `other` between the real box `real_box` and the complex box b. nullptr for an empty
-  // box; where FFTW makes none (wisdom only) `planned` turns false.
+  // An FFTW plan over every line along `axis` of box b (and the batch: its `fields` fields where
+  // apart, else each point's values; and for a real kind on complex data its two parts), in
+  // place on `data`; for r2c/c2r from `data` into `other` between the real box `real_box` and
+  // the complex box b. nullptr for an empty box; where FFTW makes none (wisdom only) `planned`
+  // turns false.
   typename F::plan make_plan(const Box& b, const Box& real_box, int axis, Kind k, int sign,
                              typename Op::Call call, bool real_data, std::ptrdiff_t fields,
                              std::byte* data, std::byte* other, bool& planned) {
     if (b.empty()) return nullptr;
-    const std::ptrdiff_t batch = fields;
+    const auto inner = static_cast<std::ptrdiff_t>(per_point());
     const bool two_parts = call == Op::r2r && !real_data;  // re and im as two real lines
     const std::ptrdiff_t parts = two_parts ? 2 : 1;
     auto strides = [&](const Box& box) {
-      return std::array<std::ptrdiff_t, 3>{box.extent(1) * box.extent(2) * parts,
-                                           box.extent(2) * parts, parts};
+      return std::array<std::ptrdiff_t, 3>{box.extent(1) * box.extent(2) * inner * parts,
+                                           box.extent(2) * inner * parts, inner * parts};
     };
     const auto s = strides(b), sr = strides(real_box);
     const bool r2c = call == Op::r2c, c2r = call == Op::c2r;
@@ -229,9 +237,12 @@ struct BoxFft<Real>::Impl {
     for (std::size_t d = 0; d < 3; ++d) {
       if (d != a) how.push_back({b.extent(static_cast<int>(d)), is[d], os[d]});
     }
-    // The fields, one after another: r2c reads real fields and writes complex ones.
-    const std::ptrdiff_t field = b.count() * parts, real_field = real_box.count();
-    how.push_back({batch, r2c ? real_field : field, c2r ? real_field : field});
+    if (apart()) {  // the fields, one after another: r2c reads real ones and writes complex ones
+      const std::ptrdiff_t field = b.count() * parts, real_field = real_box.count();
+      how.push_back({fields, r2c ? real_field : field, c2r ? real_field : field});
+    } else {  // each point's values in a row
+      how.push_back({inner, parts, parts});
+    }
     if (two_parts) how.push_back({2, 1, 1});
     const int h = static_cast<int>(how.size());
     auto* c = reinterpret_cast<typename F::complex*>(data);
@@ -254,12 +265,12 @@ struct BoxFft<Real>::Impl {
   }
 
   // Box b's `fields` fields seen as [A][n][B] reals along `axis` (PairedTrig's view): A counts
-  // the fields and the values before the axis, B the values after it and a complex value's two
-  // parts.
+  // the fields and the values before the axis, B the values after it (a point's batch where
+  // interleaved) and a complex value's two parts.
   std::array<std::size_t, 3> lines_along(const Box& b, int axis, bool real_data,
                                          std::size_t fields) const {
     std::array<std::size_t, 3> v{fields, static_cast<std::size_t>(b.extent(axis)),
-                                 real_data ? 1u : 2u};
+                                 per_point() * (real_data ? 1 : 2)};
     for (int d = 0; d < 3; ++d) {
       if (d != axis) v[d < axis ? 0 : 2] *= static_cast<std::size_t>(b.extent(d));
     }
@@ -283,7 +294,7 @@ struct BoxFft<Real>::Impl {
   static bool type_four(Kind k) { return k == Kind::dct4 || k == Kind::dst4; }
   // The complex values of scratch own_lines' transform of kind k along `axis` of b takes.
   std::size_t lines_scratch(Kind k, const Box& b, int axis, bool real_data) const {
-    const auto [a, n, rest] = lines_along(b, axis, real_data, batch_size());
+    const auto [a, n, rest] = lines_along(b, axis, real_data, fields());
     return type_four(k) ? HalfLengthDct4<Real>::scratch_size(a, n, rest)
                         : PairedTrig<Real>::scratch_size(a, n, rest);
   }
@@ -302,11 +313,11 @@ struct BoxFft<Real>::Impl {
     op.lines = trigs.back().get();
   }
 
-  // Marks op to run field by field (Op::by_field) where the batch has several fields and each
-  // field starts as aligned as the first (FFTW's plans, made on the first, then serve each).
+  // Marks op to run field by field (Op::by_field) where the fields lie apart and each starts as
+  // aligned as the first (FFTW's plans, made on the first, then serve each).
   void by_fields(Op& op, std::size_t src_field, std::size_t dst_field) const {
     constexpr std::size_t kAlignment = 64;
-    op.by_field = o.batch > 1 && src_field % kAlignment == 0 && dst_field % kAlignment == 0;
+    op.by_field = apart() && src_field % kAlignment == 0 && dst_field % kAlignment == 0;
     op.src_field = src_field;
     op.dst_field = dst_field;
   }
@@ -316,16 +327,15 @@ struct BoxFft<Real>::Impl {
   std::vector<Op> build(bool forward, std::byte* a, std::byte* b, bool& planned) {
     std::vector<Op> ops;
     const auto& steps = plan.steps;
-    const bool interleaved = o.batch > 1 && o.batch_layout == BatchLayout::interleaved;
+
     const std::array<int, 3> start_order = forward ? o.in_order : o.out_order;
     const std::array<int, 3> end_order = forward ? o.out_order : o.in_order;
     // Where the caller's layout is not the plan's: converted on the way in and out.
     // FFTW's padded rows of an in-place r2c: on the real side (forward's start, backward's end).
     const std::size_t padded = o.r2c_padded ? static_cast<std::size_t>(2 * (o.n[2] / 2 + 1)) : 0;
     const bool relayout_start =
-        interleaved || start_order != std::array<int, 3>{0, 1, 2} || (forward && padded > 0);
-    const bool relayout_end =
-        interleaved || end_order != std::array<int, 3>{0, 1, 2} || (!forward && padded > 0);
+        start_order != std::array<int, 3>{0, 1, 2} || (forward && padded > 0);
+    const bool relayout_end = end_order != std::array<int, 3>{0, 1, 2} || (!forward && padded > 0);
     std::byte* arrays[4] = {nullptr, nullptr, a, b};
     Where at{kCallerIn, mine(forward ? in_boxes : out_boxes), forward ? !complex_in : !complex_out};
     const Where end{kCallerOut, mine(forward ? out_boxes : in_boxes),
@@ -336,12 +346,11 @@ struct BoxFft<Real>::Impl {
       op.type = type;
       op.src = at.array;
       op.dst = to.array;
-      op.unit = to.real ? sizeof(Real) : sizeof(Complex);
+      op.unit = (to.real ? sizeof(Real) : sizeof(Complex)) * per_point();
       op.bytes = bytes_of(to);
       op.box = to.box;
       op.order = order;
       op.padded_row = (type == Op::to_internal) == forward ? padded : 0;
-      op.interleaved = interleaved;
       if (type == Op::copy) by_fields(op, op.bytes / batch_size(), op.bytes / batch_size());
       ops.push_back(op);
       at = to;
@@ -356,7 +365,7 @@ struct BoxFft<Real>::Impl {
       if (step.type == logic::Step::reshape) {
         const Box& to = forward ? mine(step.boxes) : before;
         exchanges.push_back(std::make_unique<Redistribution>(
-            comm, at.box, to, element_bytes(step.real) / batch_size(), batch_size(), o.backend));
+            comm, at.box, to, element_bytes(step.real) / fields(), fields(), o.backend));
         Op op;
         op.type = Op::reshape;
         op.exchange = exchanges.back().get();
@@ -383,7 +392,7 @@ struct BoxFft<Real>::Impl {
       } else {
         by_fields(op, field, field);
       }
-      const std::ptrdiff_t fields = op.by_field ? 1 : o.batch;
+      const auto fields = static_cast<std::ptrdiff_t>(op.by_field ? 1 : this->fields());
       if (step.r2c) {
         op.call = forward ? Op::r2c : Op::c2r;
         op.dst = other_work();
@@ -472,36 +481,36 @@ struct BoxFft<Real>::Impl {
         break;
       case Op::to_internal:
       case Op::from_internal:
-        relayout(op, src, dst, batch_size());
+        relayout(op, src, dst, fields());
         break;
     }
   }
 
-  // Between the caller's layout and the plan's (row-major over the box, field after field):
-  // the caller's axes in op.order (slowest first), its batch interleaved or contiguous. Runs of
-  // the fastest axis are copied whole where both layouts keep a field's points along it in a
-  // row (FFTW-MPI's transposed [y][x][z], for one).
-  static void relayout(const Op& op, const std::byte* src, std::byte* dst, std::size_t batch) {
-    switch (op.unit) {  // a value's size known to the compiler: its copies are single moves
+  // Between the caller's axis order and padded rows and the plan's (row-major over the box),
+  // for each of `fields` fields (one after another on both sides), each point op.unit bytes.
+  // Runs of the fastest axis are copied whole where both keep it fastest (FFTW-MPI's
+  // transposed [y][x][z], for one).
+  static void relayout(const Op& op, const std::byte* src, std::byte* dst, std::size_t fields) {
+    switch (op.unit) {  // a point's size known to the compiler: its copies are single moves
       case 4:
-        return relayout_as<4>(op, src, dst, batch);
+        return relayout_as<4>(op, src, dst, fields);
       case 8:
-        return relayout_as<8>(op, src, dst, batch);
+        return relayout_as<8>(op, src, dst, fields);
       case 16:
-        return relayout_as<16>(op, src, dst, batch);
+        return relayout_as<16>(op, src, dst, fields);
       default:
-        return relayout_as<0>(op, src, dst, batch);
+        return relayout_as<0>(op, src, dst, fields);
     }
   }
   template <std::size_t Unit>
-  static void relayout_as(const Op& op, const std::byte* src, std::byte* dst, std::size_t batch) {
+  static void relayout_as(const Op& op, const std::byte* src, std::byte* dst, std::size_t fields) {
     const std::size_t u = Unit != 0 ? Unit : op.unit;
     std::array<std::size_t, 3> e{};
     for (std::size_t d = 0; d < 3; ++d)
       e[d] = static_cast<std::size_t>(op.box.extent(static_cast<int>(d)));
     const std::size_t points = e[0] * e[1] * e[2];
     if (points == 0) return;
-    // The caller's stride of each axis, in points.
+    // The caller's stride of each axis, in points (its fields, where apart, are not padded).
     std::array<std::size_t, 3> stride{};
     std::size_t s = 1;
     for (int k = 2; k >= 0; --k) {
@@ -509,34 +518,19 @@ struct BoxFft<Real>::Impl {
       stride[axis] = s;
       s *= axis == 2 && op.padded_row > 0 ? op.padded_row : e[axis];
     }
-    // The caller's field f of point p: p * batch + f interleaved, f * points + p contiguous
-    // (rows padded only where interleaved).
-    const std::size_t field_step = op.interleaved ? 1 : points;
-    const std::size_t point_step = op.interleaved ? batch : 1;
     const bool into = op.type == Op::to_internal;
-    const bool runs = op.order[2] == 2 && point_step == 1;  // a field's z rows alike
-    for (std::size_t i0 = 0; i0 < e[0]; ++i0) {
-      for (std::size_t i1 = 0; i1 < e[1]; ++i1) {
-        const std::size_t internal = (i0 * e[1] + i1) * e[2];
-        const std::size_t caller = (i0 * stride[0] + i1 * stride[1]) * point_step;
-        if (runs) {
-          for (std::size_t f = 0; f < batch; ++f) {
-            const std::size_t mine_at = (f * points + internal) * u;
-            const std::size_t theirs = (f * field_step + caller) * u;
+    const bool runs = op.order[2] == 2;  // z fastest on both sides
+    for (std::size_t f = 0; f < fields; ++f) {
+      for (std::size_t i0 = 0; i0 < e[0]; ++i0) {
+        for (std::size_t i1 = 0; i1 < e[1]; ++i1) {
+          const std::size_t mine_at = (f * points + (i0 * e[1] + i1) * e[2]) * u;
+          const std::size_t theirs = (f * points + i0 * stride[0] + i1 * stride[1]) * u;
+          if (runs) {
             std::memcpy(dst + (into ? mine_at : theirs), src + (into ? theirs : mine_at), e[2] * u);
-          }
-          continue;
-        }
-        // Field by field along the row (the caller's row, a few KiB, stays in cache): a copy
-        // of values a fixed stride apart on the caller's side, in a row on the plan's.
-        const std::size_t caller_step = stride[2] * point_step * u;
-        for (std::size_t f = 0; f < batch; ++f) {
-          const std::size_t mine_at = (f * points + internal) * u;
-          const std::size_t theirs = (caller + f * field_step) * u;
-          if (into) {
-            strided_copy<Unit>(dst + mine_at, u, src + theirs, caller_step, e[2], u);
+          } else if (into) {
+            strided_copy<Unit>(dst + mine_at, u, src + theirs, stride[2] * u, e[2], u);
           } else {
-            strided_copy<Unit>(dst + theirs, caller_step, src + mine_at, u, e[2], u);
+            strided_copy<Unit>(dst + theirs, stride[2] * u, src + mine_at, u, e[2], u);
           }
         }
       }
