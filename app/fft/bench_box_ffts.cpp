@@ -7,6 +7,7 @@
 //   box_c2c        BoxFft, c2c (Fft3d's boxes and layout: BoxFft runs its tuned path, Fft3d)
 //   box_c2c_general  BoxFft, c2c, x-pencils [x][y][z] out (the general path: its one reshape)
 //   box_c2c_x3     BoxFft, a batch of 3 interleaved fields in one plan, x-pencils out
+//   box_c2c_x3_contiguous  the same batch with the fields contiguous (field after field)
 //   box_dct2       BoxFft, DCT-II along every axis (real data, the same N^3), x-pencils out
 //   box_dct4       the same with DCT-IV
 //   box_dct1       the same with DCT-I (FFTW's own r2r plans, line by line)
@@ -102,6 +103,8 @@ class LibrarySeries {
     a2a::fft::BoxOptions o_batch = o_general;
     o_batch.batch = 3;
     batch_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_batch);
+    o_batch.batch_layout = a2a::fft::BatchLayout::contiguous;
+    batch_apart_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_batch);
     a2a::fft::BoxOptions o_dct = o_general;
     o_dct.kinds = {a2a::fft::Kind::dct2, a2a::fft::Kind::dct2, a2a::fft::Kind::dct2};
     dct_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_dct);
@@ -121,6 +124,7 @@ class LibrarySeries {
     series.push_back(of("box_c2c", *box_, single_));
     series.push_back(of("box_c2c_general", *general_, single_));
     series.push_back(of("box_c2c_x3", *batch_, triple_));
+    series.push_back(of("box_c2c_x3_contiguous", *batch_apart_, triple_));
     series.push_back(of("box_dct2", *dct_, real_));
     series.push_back(of("box_dct4", *dct4_, real_));
     series.push_back(of("box_dct1", *dct1_, real_));
@@ -146,7 +150,8 @@ class LibrarySeries {
   }
 
   std::unique_ptr<a2a::fft::Fft3d<double>> fft3d_;
-  std::unique_ptr<a2a::fft::BoxFft<double>> box_, general_, batch_, dct_, dct4_, dct1_;
+  std::unique_ptr<a2a::fft::BoxFft<double>> box_, general_, batch_, batch_apart_, dct_, dct4_,
+      dct1_;
   Transformed<Complex> single_, triple_;
   Transformed<double> real_;
 };
