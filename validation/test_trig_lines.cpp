@@ -3,10 +3,12 @@
 // complex DFTs of paired lines; n = 1, 2, 3, 8 and 17) and HalfLengthDct4 (half_length_dct4.hpp:
 // types IV of even length through DFTs of n/2 points; n = 2, 4, 6, 16), every kind, double and
 // float, boxes [A][n][B] with A and B of 1, 2, 3 and 6 (lines paired along B, along A, and an
-// odd line out on either), on random values. (A line's partner shares its DFT: a NaN in one reaches
+// odd line out on either), on random values, in place and out of place times a factor (the
+// input left as it was). (A line's partner shares its DFT: a NaN in one reaches
 // the other; BoxFft pairs only lines its transform mixes anyway, tested in test_box_fft.)
 #include <fftw3.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <random>
@@ -80,16 +82,29 @@ void check_shape(a2a::test::SerialChecks& check, Kind k, std::size_t a, std::siz
   } else {
     lines = std::make_unique<PairedTrig<Real>>(k, a, n, b, scratch.data(), FFTW_ESTIMATE);
   }
-  lines->run(mine.data(), scratch.data());
-  double error = 0, scale = 0;
+  // In place; then out of place from a copy of x, times a factor: the input left as it was.
+  const std::vector<Real> input(mine);
+  std::vector<Real> scaled(mine.size());
+  lines->run(mine.data(), mine.data(), scratch.data());
+  const Real factor = Real(0.375);
+  lines->run(input.data(), scaled.data(), scratch.data(), factor);
+  double error = 0, scaled_error = 0, scale = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
     error = std::max(error, std::abs(static_cast<double>(mine[i]) - want[i]));
+    scaled_error =
+        std::max(scaled_error, std::abs(static_cast<double>(scaled[i]) - 0.375 * want[i]));
     scale = std::max(scale, std::abs(want[i]));
   }
   const double tolerance = (sizeof(Real) == 8 ? 1e-13 : 2e-5) * std::max(scale, 1.0);
-  check(error <= tolerance, std::string(name(k)) + (sizeof(Real) == 8 ? " double" : " float") +
-                                " [" + std::to_string(a) + "][" + std::to_string(n) + "][" +
-                                std::to_string(b) + "]: error " + std::to_string(error));
+  const std::string what = std::string(name(k)) + (sizeof(Real) == 8 ? " double" : " float") +
+                           " [" + std::to_string(a) + "][" + std::to_string(n) + "][" +
+                           std::to_string(b) + "]";
+  check(error <= tolerance, what + ": error " + std::to_string(error));
+  check(scaled_error <= tolerance,
+        what + ", out of place, times 0.375: error " + std::to_string(scaled_error));
+  check(std::equal(input.begin(), input.end(), x.begin(),
+                   [](Real v, double d) { return v == static_cast<Real>(d); }),
+        what + ", out of place: the input as it was");
 }
 
 }  // namespace

@@ -133,6 +133,7 @@ struct BoxFft<Real>::Impl {
     // The bytes from one field to the next in src and dst.
     bool by_field = false;
     std::size_t src_field = 0, dst_field = 0;
+    bool scales = false;  // a transform that applies the call's scaling itself (a TrigLines)
     typename F::plan plan = nullptr;
     const TrigLines<Real>* lines = nullptr;
     int scratch = kWorkB;
@@ -375,12 +376,16 @@ struct BoxFft<Real>::Impl {
         at = {op.dst, to, step.real};
         continue;
       }
-      if (at.array == kCallerIn) move(Op::copy, {kWorkA, at.box, at.real}, {0, 1, 2});
+      const Kind kind = forward ? step.kind : logic::inverse(step.kind);
+      const int sign = forward ? FFTW_FORWARD : FFTW_BACKWARD;
+      // A TrigLines reads its lines in one pass and writes them in another: from the caller's
+      // input into a work array, where it comes first, with no copy before it.
+      const bool trig = !step.r2c && own_lines(kind, at.box, step.axis, step.real);
+      if (at.array == kCallerIn && !trig) move(Op::copy, {kWorkA, at.box, at.real}, {0, 1, 2});
       Op op;
       op.type = Op::transform;
       op.src = op.dst = at.array;
-      const Kind kind = forward ? step.kind : logic::inverse(step.kind);
-      const int sign = forward ? FFTW_FORWARD : FFTW_BACKWARD;
+      if (at.array == kCallerIn) op.dst = kWorkA;
       // One field's bytes: r2c reads real fields and writes complex ones, c2r the reverse.
       const std::size_t real_field = static_cast<std::size_t>(before.count()) * sizeof(Real);
       const std::size_t complex_field =
@@ -399,11 +404,12 @@ struct BoxFft<Real>::Impl {
         op.plan = make_plan(mine(step.boxes), before, 2, kind, sign, op.call, false, fields,
                             arrays[op.src], arrays[op.dst], planned);
         at = {op.dst, forward ? mine(step.boxes) : before, !forward};
-      } else if (own_lines(kind, at.box, step.axis, step.real)) {
+      } else if (trig) {
         op.call = Op::trig;
-        op.scratch = other_work();
+        op.scratch = op.dst == kWorkA ? kWorkB : kWorkA;
         make_trig(op, at.box, step.axis, kind, step.real, static_cast<std::size_t>(fields),
                   arrays[op.scratch], planned);
+        at.array = op.dst;
       } else {
         op.call = kind == Kind::dft ? Op::dft : Op::r2r;
         op.plan = make_plan(at.box, at.box, step.axis, kind, sign, op.call, step.real, fields,
@@ -413,7 +419,16 @@ struct BoxFft<Real>::Impl {
       scale_at = ops.size();
       scaled = at;
     }
-    if (scale_at > 0) {  // the scaling, after the last transform
+    if (scale_at > 0 && ops[scale_at - 1].call == Op::trig) {
+      // The last transform a TrigLines: it scales as it writes its lines, and where nothing
+      // follows it writes them into the caller's output, with no copy after it.
+      Op& last = ops[scale_at - 1];
+      last.scales = true;
+      if (scale_at == ops.size() && !relayout_end && at.array != kCallerOut) {
+        last.dst = kCallerOut;
+        at.array = kCallerOut;
+      }
+    } else if (scale_at > 0) {  // the scaling, after the last transform
       Op scale;
       scale.type = Op::scale;
       scale.src = scale.dst = scaled.array;
@@ -474,7 +489,7 @@ struct BoxFft<Real>::Impl {
         op.exchange->execute(src, dst);
         break;
       case Op::transform:
-        execute(op, src, dst, arrays[op.scratch]);
+        execute(op, src, dst, arrays[op.scratch], op.scales ? factor : Real(1));
         break;
       case Op::scale:  // op.bytes counts reals here
         scale(reinterpret_cast<Real*>(src), static_cast<std::int64_t>(op.bytes / share), factor);
@@ -544,10 +559,12 @@ struct BoxFft<Real>::Impl {
       std::memcpy(to + i * to_step, from + i * from_step, Unit != 0 ? Unit : u);
   }
 
-  static void execute(const Op& op, std::byte* src, std::byte* dst, std::byte* scratch) {
-    if (op.call == Op::trig) {  // in place on src, through the scratch work array
+  static void execute(const Op& op, std::byte* src, std::byte* dst, std::byte* scratch,
+                      Real factor) {
+    if (op.call == Op::trig) {  // from src into dst (maybe the same), through the scratch
       if (op.lines != nullptr) {
-        op.lines->run(reinterpret_cast<Real*>(src), reinterpret_cast<Complex*>(scratch));
+        op.lines->run(reinterpret_cast<const Real*>(src), reinterpret_cast<Real*>(dst),
+                      reinterpret_cast<Complex*>(scratch), factor);
       }
       return;
     }

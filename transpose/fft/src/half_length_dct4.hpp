@@ -58,11 +58,12 @@ class HalfLengthDct4 final : public TrigLines<Real> {
     this->plan_lines(a, m, b, scratch, FFTW_FORWARD, flags);
   }
 
-  // Transforms every line of x ([A][n][B] reals) in place, through `scratch`.
-  void run(Real* x, C* scratch) const override {
-    fold(x, scratch);
+  // Transforms every line of `in` ([A][n][B] reals) into `out` (in place where the same),
+  // through `scratch`, times `factor`.
+  void run(const Real* in, Real* out, C* scratch, Real factor = 1) const override {
+    fold(in, scratch);
     this->transform_lines(scratch);
-    unfold(scratch, x);
+    unfold(scratch, out, factor);
   }
 
  private:
@@ -83,10 +84,11 @@ class HalfLengthDct4 final : public TrigLines<Real> {
       }
     }
   }
-  // u[k] = T[k] after[k]; y[2k] = 2 Re u, y[n-1-2k] = -2 Im u (a DST: + 2 Im u, its odd sign).
-  void unfold(const C* z, Real* x) const {
+  // u[k] = T[k] after[k]; y[2k] = 2 Re u, y[n-1-2k] = -2 Im u (a DST: + 2 Im u, its odd sign),
+  // times the factor.
+  void unfold(const C* z, Real* x, Real factor) const {
     const std::size_t m = n_ / 2;
-    const Real odd_sign = sine_ ? Real(2) : Real(-2);
+    const Real even_sign = 2 * factor, odd_sign = sine_ ? even_sign : -even_sign;
     for (std::size_t o = 0; o < a_; ++o) {
       for (std::size_t k = 0; k < m; ++k) {
         Real* even = x + (o * n_ + 2 * k) * b_;
@@ -95,7 +97,7 @@ class HalfLengthDct4 final : public TrigLines<Real> {
         const Real* in = reinterpret_cast<const Real*>(z + (o * m + k) * b_);
         for (std::size_t i = 0; i < b_; ++i) {
           const Real tr = in[2 * i], ti = in[2 * i + 1];
-          even[i] = 2 * (tr * vr - ti * vi);
+          even[i] = even_sign * (tr * vr - ti * vi);
           odd[i] = odd_sign * (tr * vi + ti * vr);
         }
       }

@@ -68,19 +68,20 @@ class PairedTrig final : public TrigLines<Real> {
     this->plan_lines(outer_, n, inner_, scratch, second ? FFTW_FORWARD : FFTW_BACKWARD, flags);
   }
 
-  // Transforms every line of x ([A][n][B] reals) in place, through `scratch`.
-  void run(Real* x, C* scratch) const override {
+  // Transforms every line of `in` ([A][n][B] reals) into `out` (in place where the same),
+  // through `scratch`, times `factor`.
+  void run(const Real* in, Real* out, C* scratch, Real factor = 1) const override {
     const bool second = kind_ == Kind::dct2 || kind_ == Kind::dst2;
     if (second) {
-      reorder_in(x, scratch);
+      reorder_in(in, scratch);
     } else {
-      twiddle_in(x, scratch);
+      twiddle_in(in, scratch);
     }
     this->transform_lines(scratch);
     if (second) {
-      twiddle_out(scratch, x);
+      twiddle_out(scratch, out, factor);
     } else {
-      reorder_out(scratch, x);
+      reorder_out(scratch, out, factor);
     }
   }
 
@@ -144,15 +145,15 @@ class PairedTrig final : public TrigLines<Real> {
     }
   }
   // Type II, out: a[k'] = Re(t (Z[k] + conj Z[n-k])), b[k'] = Im(t (Z[k] - conj Z[n-k])), with
-  // t = twiddle[k] and k' = k (DCT) or n-1-k (DST).
-  void twiddle_out(const C* z, Real* x) const {
+  // t = twiddle[k] times the factor and k' = k (DCT) or n-1-k (DST).
+  void twiddle_out(const C* z, Real* x, Real factor) const {
     const bool reverse = kind_ == Kind::dst2;
     for (std::size_t o = 0; o < outer_; ++o) {
       if (b_ >= 2) {
         for (std::size_t k = 0; k < n_; ++k) {
           const Real* here = reinterpret_cast<const Real*>(row(z, o, k));
           const Real* mirror = reinterpret_cast<const Real*>(row(z, o, (n_ - k) % n_));
-          const Real tr = twiddle_[k].real(), ti = twiddle_[k].imag();
+          const Real tr = factor * twiddle_[k].real(), ti = factor * twiddle_[k].imag();
           Real* out = x + (o * n_ + (reverse ? n_ - 1 - k : k)) * b_;
           const std::size_t pairs = b_ / 2;
           for (std::size_t i = 0; i < pairs; ++i) {
@@ -176,13 +177,13 @@ class PairedTrig final : public TrigLines<Real> {
       const Real* t = reinterpret_cast<const Real*>(twiddle_.data());
       auto lines_out = [&](auto two, auto reversed) {
         const std::size_t first = reversed ? n_ - 1 : 0;
-        a[first] = 2 * line[0];
-        if constexpr (two) b[first] = 2 * line[1];
+        a[first] = 2 * factor * line[0];
+        if constexpr (two) b[first] = 2 * factor * line[1];
         for (std::size_t k = 1; k < n_; ++k) {
           const std::size_t m = n_ - k;
           const Real hr = line[2 * k], hi = line[2 * k + 1];
           const Real mr = line[2 * m], mi = line[2 * m + 1];
-          const Real tr = t[2 * k], ti = t[2 * k + 1];
+          const Real tr = factor * t[2 * k], ti = factor * t[2 * k + 1];
           const std::size_t kout = reversed ? m - 1 : k;
           a[kout] = tr * (hr + mr) - ti * (hi - mi);
           if constexpr (two) b[kout] = tr * (hi + mi) + ti * (hr - mr);
@@ -244,13 +245,14 @@ class PairedTrig final : public TrigLines<Real> {
       with_constants(b != nullptr, reverse, lines_in);
     }
   }
-  // Type III, out: a[j] = sign(j) Re w[position(j)], b[j] = sign(j) Im w[position(j)].
-  void reorder_out(const C* z, Real* x) const {
+  // Type III, out: a[j] = sign(j) Re w[position(j)], b[j] = sign(j) Im w[position(j)], times
+  // the factor.
+  void reorder_out(const C* z, Real* x, Real factor) const {
     const bool alternate = kind_ == Kind::dst3;
     for (std::size_t o = 0; o < outer_; ++o) {
       if (b_ >= 2) {
         for (std::size_t j = 0; j < n_; ++j) {
-          const Real sign = alternate && j % 2 == 1 ? Real(-1) : Real(1);
+          const Real sign = alternate && j % 2 == 1 ? -factor : factor;
           const Real* in = reinterpret_cast<const Real*>(row(z, o, position(j)));
           Real* out = x + (o * n_ + j) * b_;
           for (std::size_t v = 0; v < b_; ++v)
@@ -260,10 +262,10 @@ class PairedTrig final : public TrigLines<Real> {
       }
       const auto [a, b] = line_pair(x, o);
       const Real* line = reinterpret_cast<const Real*>(row(z, o, 0));
-      const Real odd = alternate ? Real(-1) : Real(1);
+      const Real odd = alternate ? -factor : factor;
       for (std::size_t m = 0; 2 * m < n_; ++m) {
-        a[2 * m] = line[2 * m];
-        if (b != nullptr) b[2 * m] = line[2 * m + 1];
+        a[2 * m] = factor * line[2 * m];
+        if (b != nullptr) b[2 * m] = factor * line[2 * m + 1];
       }
       for (std::size_t m = 0; 2 * m + 1 < n_; ++m) {
         a[2 * m + 1] = odd * line[2 * (n_ - 1 - m)];

@@ -1,6 +1,7 @@
-// The base of a real-to-real transform of every line along one axis of a box, run in place
-// through a complex scratch array and one FFTW complex DFT over it: what BoxFft holds for the
-// kinds it does not leave to FFTW's own r2r plans (paired_trig.hpp: types II and III;
+// The base of a real-to-real transform of every line along one axis of a box, run through a
+// complex scratch array and one FFTW complex DFT over it (in place, or from one array into
+// another: its first pass reads the lines into the scratch, its last writes them back): what BoxFft
+// holds for the kinds it does not leave to FFTW's own r2r plans (paired_trig.hpp: types II and III;
 // half_length_dct4.hpp: type IV).
 #pragma once
 
@@ -22,8 +23,10 @@ class TrigLines {
   TrigLines(const TrigLines&) = delete;
   TrigLines& operator=(const TrigLines&) = delete;
 
-  // Transforms every line of x in place, through `scratch`.
-  virtual void run(Real* x, std::complex<Real>* scratch) const = 0;
+  // Transforms every line of `in` into `out` (the same array, or one of the same size), through
+  // `scratch`, the results times `factor`.
+  virtual void run(const Real* in, Real* out, std::complex<Real>* scratch,
+                   Real factor = 1) const = 0;
   // False where FFTW made no plan (FFTW_WISDOM_ONLY without the wisdom).
   bool planned() const { return plan_ != nullptr; }
 
