@@ -49,10 +49,10 @@ int main() {
   const auto z_pencils = every(P, [&](int r) { return a2a::fft::pencil_box(n, 2, P, r); });
   const auto x_pencils = every(P, [&](int r) { return a2a::fft::pencil_box(n, 0, P, r); });
 
-  // A slab FFT, spectrum in x-pencils (FFTW-MPI's transposed form): y and z where they lie,
+  // A slab FFT, spectrum in x-pencils (FFTW-MPI's transposed form): z and y where they lie,
   // one reshape straight into the output boxes, then x.
   auto slab = logic::plan(n, slabs, x_pencils, dft, false);
-  check(shape(slab) == "T1 T2 R T0 ", "slab to x-pencils: " + shape(slab));
+  check(shape(slab) == "T2 T1 R T0 ", "slab to x-pencils: " + shape(slab));
   check(slab.steps[2].boxes == x_pencils, "the one reshape lands in the output boxes");
   // A pencil FFT with the natural spectrum: z, then y and x each after a reshape, then back.
   auto pencil = logic::plan(n, z_pencils, z_pencils, dft, false);
@@ -71,7 +71,7 @@ int main() {
         "r2c's boxes are of the spectrum's grid");
   // A kind of none: that axis is never made whole for a transform.
   auto none = logic::plan(n, slabs, slabs, {Kind::none, Kind::dct2, Kind::dst1}, false);
-  check(shape(none) == "T1 T2 ", "x left alone, y and z in the slabs: " + shape(none));
+  check(shape(none) == "T2 T1 ", "x left alone, y and z in the slabs: " + shape(none));
   check(none.steps[0].real, "every axis real: real data");
   // Nothing to transform: one reshape (or none).
   const std::array<Kind, 3> nothing{Kind::none, Kind::none, Kind::none};

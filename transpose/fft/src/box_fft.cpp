@@ -134,6 +134,11 @@ struct BoxFft<Real>::Impl {
     bool by_field = false;
     std::size_t src_field = 0, dst_field = 0;
     bool scales = false;  // a transform that applies the call's scaling itself (a TrigLines)
+    // A transform reading the caller's input straight (its first: no copy before it), planned
+    // from work array `stand_in`: where the caller's array is not aligned as that one was
+    // (FFTW's plans are only valid so), it is copied there first.
+    int stand_in = -1;
+    int stand_in_alignment = 0;
     typename F::plan plan = nullptr;
     const TrigLines<Real>* lines = nullptr;
     int scratch = kWorkB;
@@ -213,9 +218,9 @@ struct BoxFft<Real>::Impl {
 
   // An FFTW plan over every line along `axis` of box b (and the batch: its `fields` fields where
   // apart, else each point's values; and for a real kind on complex data its two parts), in
-  // place on `data`; for r2c/c2r from `data` into `other` between the real box `real_box` and
-  // the complex box b. nullptr for an empty box; where FFTW makes none (wisdom only) `planned`
-  // turns false.
+  // place on `data` or, where `other` is given, from `data` into `other`; for r2c/c2r from `data`
+  // into `other` between the real box `real_box` and the complex box b. nullptr for an empty
+  // box; where FFTW makes none (wisdom only) `planned` turns false.
   typename F::plan make_plan(const Box& b, const Box& real_box, int axis, Kind k, int sign,
                              typename Op::Call call, bool real_data, std::ptrdiff_t fields,
                              std::byte* data, std::byte* other, bool& planned) {
@@ -249,11 +254,13 @@ struct BoxFft<Real>::Impl {
     auto* c = reinterpret_cast<typename F::complex*>(data);
     auto* r = reinterpret_cast<Real*>(data);
     typename F::plan p = nullptr;
+    auto* c_out = other != nullptr ? reinterpret_cast<typename F::complex*>(other) : c;
+    auto* r_out = other != nullptr ? reinterpret_cast<Real*>(other) : r;
     if (call == Op::dft) {
-      p = F::guru64(1, &line, h, how.data(), c, c, sign, o.fftw_flags);
+      p = F::guru64(1, &line, h, how.data(), c, c_out, sign, o.fftw_flags);
     } else if (call == Op::r2r) {
       const auto kind = r2r_kind(k);
-      p = F::guru64_r2r(1, &line, h, how.data(), r, r, &kind, o.fftw_flags);
+      p = F::guru64_r2r(1, &line, h, how.data(), r, r_out, &kind, o.fftw_flags);
     } else if (r2c) {
       p = F::guru64_r2c(1, &line, h, how.data(), r, reinterpret_cast<typename F::complex*>(other),
                         o.fftw_flags);
@@ -378,14 +385,27 @@ struct BoxFft<Real>::Impl {
       }
       const Kind kind = forward ? step.kind : logic::inverse(step.kind);
       const int sign = forward ? FFTW_FORWARD : FFTW_BACKWARD;
-      // A TrigLines reads its lines in one pass and writes them in another: from the caller's
-      // input into a work array, where it comes first, with no copy before it.
+      // The first transform reads the caller's input and writes a work array, no copy before
+      // it, where it runs as fast so: a TrigLines (two passes anyway), an r2c (out of place
+      // anyway), FFTW's DFTs of unit-stride lines (axis 2, one field or fields apart); FFTW's
+      // plans for it are made out of place from the other work array (stand_in). Elsewhere a
+      // copy first, then the plan in place.
       const bool trig = !step.r2c && own_lines(kind, at.box, step.axis, step.real);
-      if (at.array == kCallerIn && !trig) move(Op::copy, {kWorkA, at.box, at.real}, {0, 1, 2});
+      const bool straight = trig || step.r2c || (step.axis == 2 && per_point() == 1);
+      if (at.array == kCallerIn && !straight) move(Op::copy, {kWorkA, at.box, at.real}, {0, 1, 2});
       Op op;
       op.type = Op::transform;
       op.src = op.dst = at.array;
-      if (at.array == kCallerIn) op.dst = kWorkA;
+      op.bytes = bytes_of(at);
+      std::byte* planned_src = arrays[at.array];
+      if (at.array == kCallerIn) {
+        op.dst = kWorkA;
+        if (!trig) {
+          op.stand_in = kWorkB;
+          op.stand_in_alignment = F::alignment_of(arrays[kWorkB]);
+          planned_src = arrays[kWorkB];
+        }
+      }
       // One field's bytes: r2c reads real fields and writes complex ones, c2r the reverse.
       const std::size_t real_field = static_cast<std::size_t>(before.count()) * sizeof(Real);
       const std::size_t complex_field =
@@ -402,7 +422,7 @@ struct BoxFft<Real>::Impl {
         op.call = forward ? Op::r2c : Op::c2r;
         op.dst = other_work();
         op.plan = make_plan(mine(step.boxes), before, 2, kind, sign, op.call, false, fields,
-                            arrays[op.src], arrays[op.dst], planned);
+                            planned_src, arrays[op.dst], planned);
         at = {op.dst, forward ? mine(step.boxes) : before, !forward};
       } else if (trig) {
         op.call = Op::trig;
@@ -413,7 +433,8 @@ struct BoxFft<Real>::Impl {
       } else {
         op.call = kind == Kind::dft ? Op::dft : Op::r2r;
         op.plan = make_plan(at.box, at.box, step.axis, kind, sign, op.call, step.real, fields,
-                            arrays[at.array], nullptr, planned);
+                            planned_src, op.dst == op.src ? nullptr : arrays[op.dst], planned);
+        at.array = op.dst;
       }
       ops.push_back(op);
       scale_at = ops.size();
@@ -489,6 +510,11 @@ struct BoxFft<Real>::Impl {
         op.exchange->execute(src, dst);
         break;
       case Op::transform:
+        if (op.stand_in >= 0 && F::alignment_of(src) != op.stand_in_alignment) {
+          std::byte* copy = arrays[op.stand_in] + f * op.src_field;
+          std::memcpy(copy, src, op.bytes / share);
+          src = copy;
+        }
         execute(op, src, dst, arrays[op.scratch], op.scales ? factor : Real(1));
         break;
       case Op::scale:  // op.bytes counts reals here
