@@ -30,6 +30,8 @@ CASES = {
     "r2r_dct2_dct2_dst2": ((3, 8, 5), ("dct2", "dct2", "dst2"), 0, 1),
     "r2r_dct4_dst4_batch2": ((6, 4, 5), ("dct4", "dst4", "dst2"), 0, 2),
     "mixed_dft_dst4_dct4": ((5, 6, 8), ("dft", "dst4", "dct4"), 0, 1),
+    # r2c alone: backward's first transform is the c2r (FFTW's c2r may overwrite its input).
+    "r2c_z_only": ((4, 3, 160), ("none", "none", "dft"), 1, 2),
     # Fields of whole multiples of 64 bytes on slabs and pencils: batches run field by field.
     "r2c_batch3_even": ((8, 8, 8), ("dft", "dft", "dft"), 1, 3),
     "r2r_dct2_dst4_dct3_batch3_even": ((8, 8, 8), ("dct2", "dst4", "dct3"), 0, 3),

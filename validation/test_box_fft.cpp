@@ -304,6 +304,10 @@ void check_case(a2a::test::Harness& h, const Case& c, const std::vector<Box>& in
   } else {
     fft.backward(out, back, inverse, ws);
   }
+  if (!v.in_place) {
+    h.expect(std::equal(got.begin(), got.end(), out),
+             label + ": backward leaves its input (the spectrum) untouched");
+  }
   const double round_trip =
       relative_error(h.comm(),
                      v.padded ? unpad_rows(back, row == 0 ? 0 : input.size() / row, row, padded_row)

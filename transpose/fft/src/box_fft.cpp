@@ -386,12 +386,14 @@ struct BoxFft<Real>::Impl {
       const Kind kind = forward ? step.kind : logic::inverse(step.kind);
       const int sign = forward ? FFTW_FORWARD : FFTW_BACKWARD;
       // The first transform reads the caller's input and writes a work array, no copy before
-      // it, where it runs as fast so: a TrigLines (two passes anyway), an r2c (out of place
-      // anyway), FFTW's DFTs of unit-stride lines (axis 2, one field or fields apart); FFTW's
-      // plans for it are made out of place from the other work array (stand_in). Elsewhere a
-      // copy first, then the plan in place.
+      // it, where it runs as fast so and leaves its input as it was: a TrigLines (two passes
+      // anyway), an r2c (out of place anyway; not a c2r, which FFTW lets overwrite its input),
+      // FFTW's DFTs of unit-stride lines (axis 2, one field or fields apart); FFTW's plans for
+      // it are made out of place from the other work array (stand_in). Elsewhere a copy first,
+      // then the plan in place.
       const bool trig = !step.r2c && own_lines(kind, at.box, step.axis, step.real);
-      const bool straight = trig || step.r2c || (step.axis == 2 && per_point() == 1);
+      const bool straight =
+          trig || (step.r2c && forward) || (!step.r2c && step.axis == 2 && per_point() == 1);
       if (at.array == kCallerIn && !straight) move(Op::copy, {kWorkA, at.box, at.real}, {0, 1, 2});
       Op op;
       op.type = Op::transform;
