@@ -183,8 +183,10 @@ struct Variant {
   bool in_place = false, contiguous = false, external = false, symmetric = false;
   bool padded = false;  // r2c in FFTW's padded rows
   // The caller's arrays one Real past an aligned start (not the alignment of the work arrays
-  // FFTW planned on: BoxFft's plans run only on its work arrays, the caller's are copied).
+  // FFTW planned on: a first transform that reads the caller's input copies it to a work array
+  // first).
   bool misaligned = false;
+  bool measure = false;  // FFTW_MEASURE: the plans timed (and the work arrays overwritten)
   std::array<int, 3> in_order{0, 1, 2}, out_order{0, 1, 2};
 };
 
@@ -226,6 +228,7 @@ void check_case(a2a::test::Harness& h, const Case& c, const std::vector<Box>& in
   o.in_order = v.in_order;
   o.out_order = v.out_order;
   o.r2c_padded = v.padded;
+  if (v.measure) o.fftw_flags = FFTW_MEASURE;
   a2a::fft::BoxFft<Real> fft(h.comm(), o);
   if (tuned) {  // Fft3d's boxes and layout: the plan runs on Fft3d
     h.expect(fft.describe().rfind("the tuned", 0) == 0,
@@ -448,6 +451,7 @@ int main(int argc, char** argv) {
         v.contiguous = c.batch > 1 && t != 0;
         v.external = t == 2;
         v.symmetric = t == 2 && trial % 2 == 0;
+        v.measure = t == 2;
         if (t == 1) {  // the caller's axes in another order on each side
           std::array<int, 3> a{0, 1, 2}, b{0, 1, 2};
           std::shuffle(a.begin(), a.end(), rng);
