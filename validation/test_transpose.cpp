@@ -267,6 +267,16 @@ int main(int argc, char** argv) {
     h.expect(P < 3 || message.find("do not cover") != std::string::npos,
              "overlapping boxes whose counts add up are refused: '" + message + "'");
 
+    if (P > 1) {  // one rank's element size differs: refused on every rank, not a hang
+      a2a::test::expect_error(h, "one rank's element size", "different element sizes", [&] {
+        const Box mine{{me, 0, 0}, {me + 1, 2, 2}};
+        a2a::Redistribution odd(h.comm(), mine, mine, me == 0 ? 16 : 8, 1);
+      });
+      a2a::test::expect_error(h, "one rank's field count", "field counts", [&] {
+        const Box mine{{me, 0, 0}, {me + 1, 2, 2}};
+        a2a::Redistribution odd(h.comm(), mine, mine, 8, me == P - 1 ? 2 : 3);
+      });
+    }
     a2a::test::expect_error(h, "a redistribution of 0 fields", "fields is 0", [&] {
       const Box mine{{me, 0, 0}, {me + 1, 2, 2}};
       a2a::Redistribution none(h.comm(), mine, mine, 8, 0);

@@ -137,8 +137,15 @@ Redistribution::Pieces Redistribution::agreed_pieces(MPI_Comm comm, const Box& i
                                                      std::size_t fields) {
   // Checked and agreed on before any arithmetic on the boxes: every rank throws alike.
   require_intracommunicator(comm, "a2a::Redistribution");
+  // Every rank's counts for its peers are theirs only where all give the same sizes.
+  unsigned long long sizes[4] = {element_bytes, fields, ~0ULL - element_bytes, ~0ULL - fields};
+  MPI_Allreduce(MPI_IN_PLACE, sizes, 4, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm);
+  const bool same_sizes = sizes[0] == ~0ULL - sizes[2] && sizes[1] == ~0ULL - sizes[3];
   std::string problem = element_bytes == 0 ? "element_bytes is 0" : "";
   if (problem.empty() && fields == 0) problem = "fields is 0";
+  if (problem.empty() && !same_sizes) {
+    problem = "the ranks gave different element sizes or field counts";
+  }
   if (problem.empty() && element_bytes > std::numeric_limits<std::int64_t>::max() / fields) {
     problem = std::to_string(fields) + " fields of " + std::to_string(element_bytes) +
               "-byte elements: more than 2^63 - 1 bytes per point";

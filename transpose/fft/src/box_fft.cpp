@@ -3,8 +3,9 @@
 // (Redistribution), a transform (an FFTW plan over every line of the box along one axis, the
 // batch and, for a real kind on complex data, the real and imaginary parts as FFTW's howmany
 // dimensions; or, for the DCT/DST kinds FFTW runs line by line, a TrigLines that runs them
-// through complex DFTs), a copy or the scaling. Transforms run in place on a work array, so the
-// caller's input is only ever read. A batch lies in the work arrays as in the caller's: each
+// through complex DFTs), a copy or the scaling. Transforms run on the work arrays; the first may
+// read the caller's input and a last DCT/DST write the caller's output, and the caller's input is
+// only ever read. A batch lies in the work arrays as in the caller's: each
 // point's values in a row (interleaved), or field after field (contiguous: each field's lines
 // then as unit-stride as a single transform's, and runs of passes go field by field, each field
 // still in cache from the pass before); either way each reshape moves every field in one
@@ -134,11 +135,10 @@ struct BoxFft<Real>::Impl {
     bool by_field = false;
     std::size_t src_field = 0, dst_field = 0;
     bool scales = false;  // a transform that applies the call's scaling itself (a TrigLines)
-    // A transform reading the caller's input straight (its first: no copy before it), planned
-    // from work array `stand_in`: where the caller's array is not aligned as that one was
+    // An FFTW transform reading the caller's input straight (its first: no copy before it),
+    // planned from work array B: where the caller's array is not aligned as the work arrays
     // (FFTW's plans are only valid so), it is copied there first.
-    int stand_in = -1;
-    int stand_in_alignment = 0;
+    bool reads_caller = false;
     typename F::plan plan = nullptr;
     const TrigLines<Real>* lines = nullptr;
     int scratch = kWorkB;
@@ -206,9 +206,12 @@ struct BoxFft<Real>::Impl {
   bool apart() const { return o.batch > 1 && o.batch_layout == BatchLayout::contiguous; }
   std::size_t fields() const { return apart() ? batch_size() : 1; }
   std::size_t per_point() const { return apart() ? 1 : batch_size(); }
-  std::size_t element_bytes(bool real) const {
-    return (real ? sizeof(Real) : sizeof(Complex)) * static_cast<std::size_t>(o.batch);
+  // One point's bytes in a field: a Real or a Complex, times the batch where interleaved.
+  std::size_t point_bytes(bool real) const {
+    return (real ? sizeof(Real) : sizeof(Complex)) * per_point();
   }
+  // All fields' bytes at one point.
+  std::size_t element_bytes(bool real) const { return point_bytes(real) * fields(); }
   std::size_t bytes_of(const Where& w) const {
     return static_cast<std::size_t>(w.box.count()) * element_bytes(w.real);
   }
@@ -329,13 +332,13 @@ struct BoxFft<Real>::Impl {
     op.src_field = src_field;
     op.dst_field = dst_field;
   }
+  void by_fields(Op& op, std::size_t field) const { by_fields(op, field, field); }
 
   // The operations of one direction from the logic (backward: the steps in reverse, inverse
   // kinds, c2r), planned on the work arrays a and b.
   std::vector<Op> build(bool forward, std::byte* a, std::byte* b, bool& planned) {
     std::vector<Op> ops;
     const auto& steps = plan.steps;
-
     const std::array<int, 3> start_order = forward ? o.in_order : o.out_order;
     const std::array<int, 3> end_order = forward ? o.out_order : o.in_order;
     // Where the caller's layout is not the plan's: converted on the way in and out.
@@ -348,18 +351,19 @@ struct BoxFft<Real>::Impl {
     Where at{kCallerIn, mine(forward ? in_boxes : out_boxes), forward ? !complex_in : !complex_out};
     const Where end{kCallerOut, mine(forward ? out_boxes : in_boxes),
                     forward ? !complex_out : !complex_in};
-    auto other_work = [&] { return at.array == kWorkA ? kWorkB : kWorkA; };
+    auto other = [](int array) { return array == kWorkA ? kWorkB : kWorkA; };
+    auto other_work = [&] { return other(at.array); };
     auto move = [&](typename Op::Type type, const Where& to, const std::array<int, 3>& order) {
       Op op;
       op.type = type;
       op.src = at.array;
       op.dst = to.array;
-      op.unit = (to.real ? sizeof(Real) : sizeof(Complex)) * per_point();
+      op.unit = point_bytes(to.real);
       op.bytes = bytes_of(to);
       op.box = to.box;
       op.order = order;
       op.padded_row = (type == Op::to_internal) == forward ? padded : 0;
-      if (type == Op::copy) by_fields(op, op.bytes / batch_size(), op.bytes / batch_size());
+      if (type == Op::copy) by_fields(op, op.bytes / batch_size());
       ops.push_back(op);
       at = to;
     };
@@ -373,7 +377,7 @@ struct BoxFft<Real>::Impl {
       if (step.type == logic::Step::reshape) {
         const Box& to = forward ? mine(step.boxes) : before;
         exchanges.push_back(std::make_unique<Redistribution>(
-            comm, at.box, to, element_bytes(step.real) / fields(), fields(), o.backend));
+            comm, at.box, to, point_bytes(step.real), fields(), o.backend));
         Op op;
         op.type = Op::reshape;
         op.exchange = exchanges.back().get();
@@ -403,21 +407,17 @@ struct BoxFft<Real>::Impl {
       if (at.array == kCallerIn) {
         op.dst = kWorkA;
         if (!trig) {
-          op.stand_in = kWorkB;
-          op.stand_in_alignment = F::alignment_of(arrays[kWorkB]);
+          op.reads_caller = true;
           planned_src = arrays[kWorkB];
         }
       }
-      // One field's bytes: r2c reads real fields and writes complex ones, c2r the reverse.
-      const std::size_t real_field = static_cast<std::size_t>(before.count()) * sizeof(Real);
-      const std::size_t complex_field =
-          static_cast<std::size_t>(mine(step.boxes).count()) * sizeof(Complex);
-      const std::size_t field =
-          static_cast<std::size_t>(at.box.count()) * (step.real ? sizeof(Real) : sizeof(Complex));
-      if (step.r2c) {
+      if (step.r2c) {  // r2c reads real fields and writes complex ones, c2r the reverse
+        const std::size_t real_field = static_cast<std::size_t>(before.count()) * sizeof(Real);
+        const std::size_t complex_field =
+            static_cast<std::size_t>(mine(step.boxes).count()) * sizeof(Complex);
         by_fields(op, forward ? real_field : complex_field, forward ? complex_field : real_field);
       } else {
-        by_fields(op, field, field);
+        by_fields(op, op.bytes / batch_size());
       }
       const auto fields = static_cast<std::ptrdiff_t>(op.by_field ? 1 : this->fields());
       if (step.r2c) {
@@ -428,7 +428,7 @@ struct BoxFft<Real>::Impl {
         at = {op.dst, forward ? mine(step.boxes) : before, !forward};
       } else if (trig) {
         op.call = Op::trig;
-        op.scratch = op.dst == kWorkA ? kWorkB : kWorkA;
+        op.scratch = other(op.dst);
         make_trig(op, at.box, step.axis, kind, step.real, static_cast<std::size_t>(fields),
                   arrays[op.scratch], planned);
         at.array = op.dst;
@@ -456,8 +456,7 @@ struct BoxFft<Real>::Impl {
       scale.type = Op::scale;
       scale.src = scale.dst = scaled.array;
       scale.bytes = bytes_of(scaled) / sizeof(Real);
-      by_fields(scale, scale.bytes / batch_size() * sizeof(Real),
-                scale.bytes / batch_size() * sizeof(Real));
+      by_fields(scale, scale.bytes / batch_size() * sizeof(Real));
       ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(scale_at), scale);
     }
     if (at.array != kCallerOut) move(relayout_end ? Op::from_internal : Op::copy, end, end_order);
@@ -512,8 +511,8 @@ struct BoxFft<Real>::Impl {
         op.exchange->execute(src, dst);
         break;
       case Op::transform:
-        if (op.stand_in >= 0 && F::alignment_of(src) != op.stand_in_alignment) {
-          std::byte* copy = arrays[op.stand_in] + f * op.src_field;
+        if (op.reads_caller && F::alignment_of(src) != planned_alignment) {
+          std::byte* copy = arrays[kWorkB] + f * op.src_field;
           std::memcpy(copy, src, op.bytes / share);
           src = copy;
         }
@@ -703,6 +702,8 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
   m.buffer_bytes = (std::max<std::size_t>(most, 1) + 63) / 64 * 64;
   m.work.resize(2 * m.buffer_bytes / sizeof(Complex));
   auto* a = reinterpret_cast<std::byte*>(m.work.data());
+  // Both work arrays (buffer_bytes a multiple of 64 apart) have it.
+  m.planned_alignment = Impl::F::alignment_of(m.work.data());
   bool planned = true;
   m.forward_ops = m.build(true, a, a + m.buffer_bytes, planned);
   m.backward_ops = m.build(false, a, a + m.buffer_bytes, planned);
@@ -714,7 +715,6 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
                       "transforms"
                     : "a2a::fft::BoxFft: FFTW could not plan its transforms");
   }
-  m.planned_alignment = Impl::F::alignment_of(m.work.data());
   if (options.external_workspace) m.work = {};  // planned on these arrays; run on the caller's
   std::size_t exchange = 0;
   for (const logic::Step& step : m.plan.steps) {
