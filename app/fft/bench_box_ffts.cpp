@@ -8,12 +8,15 @@
 //   box_c2c_general  BoxFft, c2c, x-pencils [x][y][z] out (the general path: its one reshape)
 //   box_c2c_x3     BoxFft, a batch of 3 interleaved fields in one plan, x-pencils out
 //   box_c2c_x3_contiguous  the same batch with the fields contiguous (field after field)
+//   box_c2c_x3_transposed  the batch of 3 interleaved fields on FFTW-MPI's boxes and layout
+//                  (slabs in, [y][x][z] y-slabs out): like for like with fftw_mpi_c2c_x3_in_place
 //   box_dct2       BoxFft, DCT-II along every axis (real data, the same N^3), x-pencils out
 //   box_dct4       the same with DCT-IV
 //   box_dct1       the same with DCT-I (FFTW's own r2r plans, line by line)
 //   fftw_mpi_c2c   FFTW-MPI's own, the same layout (FFTW_MPI_TRANSPOSED_OUT), out of place
 //   fftw_mpi_c2c_in_place  the same in place, its fastest form (where a2a was built with
 //                  FFTW-MPI: both)
+//   fftw_mpi_c2c_x3_in_place  FFTW-MPI's batch of 3 interleaved fields (howmany), in place
 // Every plan with the same FFTW planner: estimate (the library's default) or measure.
 // One JSON line per series: the median and each round's time (us), and the round trip's error.
 // scripts/measure box-fft runs it and writes the dated record. Not a test: it asserts nothing.
@@ -105,6 +108,10 @@ class LibrarySeries {
     batch_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_batch);
     o_batch.batch_layout = a2a::fft::BatchLayout::contiguous;
     batch_apart_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_batch);
+    a2a::fft::BoxOptions o_batch_transposed = ob;
+    o_batch_transposed.batch = 3;
+    batch_transposed_ =
+        std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_batch_transposed);
     a2a::fft::BoxOptions o_dct = o_general;
     o_dct.kinds = {a2a::fft::Kind::dct2, a2a::fft::Kind::dct2, a2a::fft::Kind::dct2};
     dct_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_dct);
@@ -125,6 +132,7 @@ class LibrarySeries {
     series.push_back(of("box_c2c_general", *general_, single_));
     series.push_back(of("box_c2c_x3", *batch_, triple_));
     series.push_back(of("box_c2c_x3_contiguous", *batch_apart_, triple_));
+    series.push_back(of("box_c2c_x3_transposed", *batch_transposed_, triple_));
     series.push_back(of("box_dct2", *dct_, real_));
     series.push_back(of("box_dct4", *dct4_, real_));
     series.push_back(of("box_dct1", *dct1_, real_));
@@ -150,8 +158,8 @@ class LibrarySeries {
   }
 
   std::unique_ptr<a2a::fft::Fft3d<double>> fft3d_;
-  std::unique_ptr<a2a::fft::BoxFft<double>> box_, general_, batch_, batch_apart_, dct_, dct4_,
-      dct1_;
+  std::unique_ptr<a2a::fft::BoxFft<double>> box_, general_, batch_, batch_apart_, batch_transposed_,
+      dct_, dct4_, dct1_;
   Transformed<Complex> single_, triple_;
   Transformed<double> real_;
 };
@@ -162,24 +170,30 @@ class LibrarySeries {
 class FftwMpiSeries {
  public:
   // in_place: FFTW-MPI's fastest form, one array both ways (its values grow by N each round:
-  // finite for the rounds run here); else out of place, as a2a's series run.
-  FftwMpiSeries(const Grid& grid, unsigned flags, const std::vector<double>& seeds, bool in_place)
-      : in_place_(in_place) {
+  // finite for the rounds run here); else out of place, as a2a's series run. howmany: fields
+  // interleaved (FFTW-MPI's many interface), transformed by one plan.
+  FftwMpiSeries(const Grid& grid, unsigned flags, const std::vector<double>& seeds, bool in_place,
+                ptrdiff_t howmany = 1)
+      : in_place_(in_place), howmany_(howmany) {
     const auto [n0, n1, n2] = grid;
+    const ptrdiff_t n[3] = {n0, n1, n2};
     ptrdiff_t local_n0 = 0, local_0_start = 0, local_n1 = 0, local_1_start = 0;
-    const ptrdiff_t alloc = fftw_mpi_local_size_3d_transposed(
-        n0, n1, n2, MPI_COMM_WORLD, &local_n0, &local_0_start, &local_n1, &local_1_start);
+    const ptrdiff_t alloc = fftw_mpi_local_size_many_transposed(
+        3, n, howmany, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, MPI_COMM_WORLD, &local_n0,
+        &local_0_start, &local_n1, &local_1_start);
     for (std::size_t i = 0; i < 3; ++i) {
       storage_[i].resize(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
       arrays_[i] = reinterpret_cast<fftw_complex*>(storage_[i].data());
     }
     if (in_place) arrays_[1] = arrays_[2] = arrays_[0];
     auto [in, out, back] = arrays_;
-    forward_ = fftw_mpi_plan_dft_3d(n0, n1, n2, in, out, MPI_COMM_WORLD, FFTW_FORWARD,
-                                    flags | FFTW_MPI_TRANSPOSED_OUT);
-    backward_ = fftw_mpi_plan_dft_3d(n0, n1, n2, out, back, MPI_COMM_WORLD, FFTW_BACKWARD,
-                                     flags | FFTW_MPI_TRANSPOSED_IN);
-    input_.resize(static_cast<std::size_t>(local_n0 * n1 * n2));
+    forward_ =
+        fftw_mpi_plan_many_dft(3, n, howmany, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, in,
+                               out, MPI_COMM_WORLD, FFTW_FORWARD, flags | FFTW_MPI_TRANSPOSED_OUT);
+    backward_ =
+        fftw_mpi_plan_many_dft(3, n, howmany, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, out,
+                               back, MPI_COMM_WORLD, FFTW_BACKWARD, flags | FFTW_MPI_TRANSPOSED_IN);
+    input_.resize(static_cast<std::size_t>(local_n0 * n1 * n2 * howmany));
     for (std::size_t i = 0; i < input_.size(); ++i)
       input_[i] = {seeds[2 * i % seeds.size()], seeds[(2 * i + 1) % seeds.size()]};
     std::copy_n(reinterpret_cast<const double*>(input_.data()), 2 * input_.size(),
@@ -193,25 +207,27 @@ class FftwMpiSeries {
   FftwMpiSeries(const FftwMpiSeries&) = delete;
 
   Series series() {
-    return {in_place_ ? "fftw_mpi_c2c_in_place" : "fftw_mpi_c2c",
-            [this] {
-              fftw_execute(forward_);
-              fftw_execute(backward_);
-            },
-            [this] {
-              if (in_place_) {  // one round trip from the input again
-                std::copy_n(reinterpret_cast<const double*>(input_.data()), 2 * input_.size(),
-                            reinterpret_cast<double*>(arrays_[0]));
-                fftw_execute(forward_);
-                fftw_execute(backward_);
-              }
-              const fftw_complex* back = arrays_[2];
-              double e = 0;
-              for (std::size_t i = 0; i < input_.size(); ++i)
-                e = std::max(e, std::abs(Complex(back[i][0], back[i][1]) / total_ - input_[i]));
-              return e;
-            },
-            {}};
+    return {
+        std::string(howmany_ > 1 ? "fftw_mpi_c2c_x" + std::to_string(howmany_) : "fftw_mpi_c2c") +
+            (in_place_ ? "_in_place" : ""),
+        [this] {
+          fftw_execute(forward_);
+          fftw_execute(backward_);
+        },
+        [this] {
+          if (in_place_) {  // one round trip from the input again
+            std::copy_n(reinterpret_cast<const double*>(input_.data()), 2 * input_.size(),
+                        reinterpret_cast<double*>(arrays_[0]));
+            fftw_execute(forward_);
+            fftw_execute(backward_);
+          }
+          const fftw_complex* back = arrays_[2];
+          double e = 0;
+          for (std::size_t i = 0; i < input_.size(); ++i)
+            e = std::max(e, std::abs(Complex(back[i][0], back[i][1]) / total_ - input_[i]));
+          return e;
+        },
+        {}};
   }
 
  private:
@@ -221,6 +237,7 @@ class FftwMpiSeries {
   std::vector<Complex> input_;
   double total_ = 1;
   bool in_place_ = false;
+  ptrdiff_t howmany_ = 1;
 };
 #endif
 
@@ -289,9 +306,11 @@ int main(int argc, char** argv) {
     LibrarySeries library(grid, flags, seeds);
     library.add_to(series);
 #ifdef A2A_WITH_FFTW_MPI
-    FftwMpiSeries fftw_mpi(grid, flags, seeds, false), fftw_mpi_in_place(grid, flags, seeds, true);
+    FftwMpiSeries fftw_mpi(grid, flags, seeds, false), fftw_mpi_in_place(grid, flags, seeds, true),
+        fftw_mpi_x3(grid, flags, seeds, true, 3);
     series.push_back(fftw_mpi.series());
     series.push_back(fftw_mpi_in_place.series());
+    series.push_back(fftw_mpi_x3.series());
 #endif
     time_rounds(series, iters);
     report(series, n);
