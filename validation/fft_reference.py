@@ -36,6 +36,9 @@ CASES = {
     "r2c_batch3_even": ((8, 8, 8), ("dft", "dft", "dft"), 1, 3),
     "r2r_dct2_dst4_dct3_batch3_even": ((8, 8, 8), ("dct2", "dst4", "dct3"), 0, 3),
     "c2c_batch5_even": ((8, 4, 8), ("dft", "dft", "dft"), 0, 5),
+    # A contiguous batch whose slab exchanges send more than 4 KiB of a field to a peer at
+    # P <= 5: its fields run one at a time, each on the tuned path.
+    "c2c_batch3_slabs": ((24, 24, 16), ("dft", "dft", "dft"), 0, 3),
 }
 
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "a2a/fft.hpp"
+#include "a2a/topology.hpp"
 #include "harness.hpp"
 
 namespace {
@@ -208,10 +209,14 @@ std::vector<Real> unpad_rows(const Real* a, std::size_t rows, std::size_t row, s
   return out;
 }
 
+// How the plan must run, where a case says: as it likes; on the tuned path (Fft3d); or with every
+// field of a batch in each exchange.
+enum class Path { any, tuned, fields_together };
+
 template <typename Real>
 void check_case(a2a::test::Harness& h, const Case& c, const std::vector<Box>& in_boxes,
                 const std::vector<Box>& out_boxes, const Variant& v, const std::string& label,
-                bool tuned = false) {
+                Path path = Path::any) {
   using Complex = std::complex<Real>;
   const auto me = static_cast<std::size_t>(h.rank());
   a2a::fft::BoxOptions o;
@@ -230,9 +235,17 @@ void check_case(a2a::test::Harness& h, const Case& c, const std::vector<Box>& in
   o.r2c_padded = v.padded;
   if (v.measure) o.fftw_flags = FFTW_MEASURE;
   a2a::fft::BoxFft<Real> fft(h.comm(), o);
-  if (tuned) {  // Fft3d's boxes and layout: the plan runs on Fft3d
-    h.expect(fft.describe().rfind("the tuned", 0) == 0,
-             label + ": runs the tuned path (" + fft.describe() + ")");
+  const std::string plan = fft.describe();
+  switch (path) {
+    case Path::any:
+      break;
+    case Path::tuned:  // Fft3d's boxes and layout: the plan runs on Fft3d
+      h.expect(plan.rfind("the tuned", 0) == 0, label + ": runs the tuned path (" + plan + ")");
+      break;
+    case Path::fields_together:
+      h.expect(plan.rfind("each of the", 0) != 0 && plan.find("reshape") != std::string::npos,
+               label + ": moves every field in each exchange (" + plan + ")");
+      break;
   }
   const Grid spectrum = c.r2c ? a2a::fft::r2c_grid(c.n) : c.n;
   const int in_parts = c.complex_in ? 2 : 1, out_parts = c.complex_out ? 2 : 1;
@@ -440,6 +453,7 @@ int main(int argc, char** argv) {
     h.expect(cases.size() >= 10,
              "the reference file holds the cases (" + std::to_string(cases.size()) + " read)");
     std::mt19937_64 rng(12345 + static_cast<unsigned>(h.procs()));
+    const bool one_node = a2a::ranks_sharing_memory(h.comm()) == h.procs();
     int trial = 0;
     for (const Case& c : cases) {
       const Grid spectrum = c.r2c ? a2a::fft::r2c_grid(c.n) : c.n;
@@ -489,11 +503,11 @@ int main(int argc, char** argv) {
         // (On one rank Fft3d's spectrum is [x][y][z]: this layout is the general path's.)
         const bool transposed_tuned = h.procs() > 1;
         check_case<double>(h, c, slabs, y_slabs, tuned, c.name + " tuned slab, in place",
-                           transposed_tuned);
+                           transposed_tuned ? Path::tuned : Path::any);
         tuned.in_place = false;
         tuned.symmetric = true;
         check_case<float>(h, c, slabs, y_slabs, tuned, c.name + " tuned slab, float",
-                          transposed_tuned);
+                          transposed_tuned ? Path::tuned : Path::any);
         std::vector<Box> spectrum_slabs, z_pencils, x_pencils;
         for (int r = 0; r < h.procs(); ++r) {
           spectrum_slabs.push_back(a2a::fft::slab_box(spectrum, h.procs(), r));
@@ -502,8 +516,57 @@ int main(int argc, char** argv) {
         }
         Variant natural;
         natural.in_place = !c.r2c;
-        check_case<double>(h, c, slabs, spectrum_slabs, natural, c.name + " tuned, natural", true);
-        check_case<double>(h, c, z_pencils, x_pencils, {}, c.name + " tuned pencil", true);
+        check_case<double>(h, c, slabs, spectrum_slabs, natural, c.name + " tuned, natural",
+                           Path::tuned);
+        check_case<double>(h, c, z_pencils, x_pencils, {}, c.name + " tuned pencil", Path::tuned);
+      }
+      const bool all_dft =
+          std::all_of(c.kinds.begin(), c.kinds.end(), [](Kind k) { return k == Kind::dft; });
+      if (c.batch > 1 && all_dft) {
+        // A contiguous batch on FFTW-MPI's transposed slab boxes, on one node. One
+        // rank has no exchange to share: each field in turn. c2c_batch3_slabs at P <= 5 sends
+        // more than 4 KiB of a field to a peer and one field runs the tuned path: each field in
+        // turn on it. The other cases send less (or are r2c, whose fields take fewer bytes in
+        // than out): every field in each exchange.
+        const auto me = static_cast<std::size_t>(h.rank());
+        a2a::fft::BoxOptions o;
+        o.n = c.n;
+        o.r2c = c.r2c;
+        o.in = slabs[me];
+        o.out = y_slabs[me];
+        o.out_order = {1, 0, 2};
+        const std::string single = a2a::fft::BoxFft<double>(h.comm(), o).describe();
+        o.batch = c.batch;
+        o.batch_layout = a2a::fft::BatchLayout::contiguous;
+        const std::string batch = a2a::fft::BoxFft<double>(h.comm(), o).describe();
+        const std::string in_turn = "each of the " + std::to_string(c.batch) + " fields in turn: ";
+        // Across nodes (the emulated cluster) fields share messages of up to 32 KiB: there
+        // only P = 2 (36 KiB) runs the fields in turn.
+        const bool large_pieces =
+            c.name == "c2c_batch3_slabs" && (one_node ? h.procs() <= 5 : h.procs() <= 2);
+        if (h.procs() == 1 && !c.r2c) {
+          h.expect(batch == in_turn + single, c.name + " contiguous batch, one rank: " + batch);
+        } else if (large_pieces) {
+          h.expect(single.rfind("the tuned", 0) == 0 && batch == in_turn + single,
+                   c.name + " contiguous batch on slabs, each field on the tuned path: " + batch);
+        } else if (h.procs() > 1) {
+          h.expect(batch.rfind(in_turn, 0) != 0 && batch.find("reshape") != std::string::npos,
+                   c.name + " contiguous batch on slabs, the fields together: " + batch);
+        }
+        Variant apart = transposed;
+        apart.contiguous = true;
+        apart.in_place = !c.r2c;
+        check_case<double>(h, c, slabs, y_slabs, apart, c.name + " contiguous batch, slabs");
+        apart.in_place = false;
+        apart.symmetric = true;
+        check_case<float>(h, c, slabs, y_slabs, apart, c.name + " contiguous batch, slabs, float");
+        if (h.procs() > 1) {  // boxes that only the general path takes: the fields together
+          Variant together;
+          together.contiguous = true;
+          check_case<double>(h, c, slabs, pencils, together,
+                             c.name + " contiguous batch, slabs to x-pencils",
+                             large_pieces ? Path::any : Path::fields_together);
+        }
       }
       if (c.r2c) {  // FFTW's in-place r2c: padded rows, one array
         Variant padded = transposed;

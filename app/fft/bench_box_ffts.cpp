@@ -10,6 +10,8 @@
 //   box_c2c_x3_contiguous  the same batch with the fields contiguous (field after field)
 //   box_c2c_x3_transposed  the batch of 3 interleaved fields on FFTW-MPI's boxes and layout
 //                  (slabs in, [y][x][z] y-slabs out): like for like with fftw_mpi_c2c_x3_in_place
+//   box_c2c_x3_transposed_contiguous  the same 3 fields contiguous on those boxes (where the
+//                  grid splits evenly, one field's plan is the tuned path: run on each in turn)
 //   box_dct2       BoxFft, DCT-II along every axis (real data, the same N^3), x-pencils out
 //   box_dct4       the same with DCT-IV
 //   box_dct1       the same with DCT-I (FFTW's own r2r plans, line by line)
@@ -112,6 +114,9 @@ class LibrarySeries {
     o_batch_transposed.batch = 3;
     batch_transposed_ =
         std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_batch_transposed);
+    o_batch_transposed.batch_layout = a2a::fft::BatchLayout::contiguous;
+    batch_transposed_apart_ =
+        std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_batch_transposed);
     a2a::fft::BoxOptions o_dct = o_general;
     o_dct.kinds = {a2a::fft::Kind::dct2, a2a::fft::Kind::dct2, a2a::fft::Kind::dct2};
     dct_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_dct);
@@ -133,6 +138,7 @@ class LibrarySeries {
     series.push_back(of("box_c2c_x3", *batch_, triple_));
     series.push_back(of("box_c2c_x3_contiguous", *batch_apart_, triple_));
     series.push_back(of("box_c2c_x3_transposed", *batch_transposed_, triple_));
+    series.push_back(of("box_c2c_x3_transposed_contiguous", *batch_transposed_apart_, triple_));
     series.push_back(of("box_dct2", *dct_, real_));
     series.push_back(of("box_dct4", *dct4_, real_));
     series.push_back(of("box_dct1", *dct1_, real_));
@@ -159,7 +165,7 @@ class LibrarySeries {
 
   std::unique_ptr<a2a::fft::Fft3d<double>> fft3d_;
   std::unique_ptr<a2a::fft::BoxFft<double>> box_, general_, batch_, batch_apart_, batch_transposed_,
-      dct_, dct4_, dct1_;
+      batch_transposed_apart_, dct_, dct4_, dct1_;
   Transformed<Complex> single_, triple_;
   Transformed<double> real_;
 };

@@ -22,6 +22,7 @@
 #include "a2a/error.hpp"
 #include "a2a/fft/aligned.hpp"
 #include "a2a/fft/fft3d.hpp"
+#include "a2a/topology.hpp"
 #include "box_plan.hpp"
 #include "fft3d_logic.hpp"
 #include "fftw.hpp"
@@ -112,6 +113,53 @@ std::optional<Options> tuned_path(const BoxOptions& o, const std::vector<Box>& i
   return std::nullopt;
 }
 
+// The most bytes one field sends from one rank to another in any reshape of the plan (0 where
+// it has none): the size of the messages a batch's fields would share.
+std::size_t largest_piece(const logic::Logic& plan, const std::vector<Box>& in_boxes,
+                          std::size_t real_bytes) {
+  std::size_t most = 0;
+  const std::vector<Box>* from = &in_boxes;
+  for (const logic::Step& step : plan.steps) {
+    if (step.type == logic::Step::reshape) {
+      const std::size_t point = step.real ? real_bytes : 2 * real_bytes;
+      for (std::size_t r = 0; r < from->size(); ++r)
+        for (std::size_t t = 0; t < step.boxes.size(); ++t)
+          if (r != t) {
+            const Box piece = (*from)[r].intersect(step.boxes[t]);
+            most = std::max(most, static_cast<std::size_t>(piece.count()) * point);
+          }
+    }
+    from = &step.boxes;
+  }
+  return most;
+}
+
+// Whether a contiguous batch runs one field's plan on each field in turn rather than moving
+// every field in each exchange. Merging fields saves messages and costs cache (three fields'
+// arrays leave the caches one field's fit in), so it pays only where the messages are small:
+// where one field's largest message to a peer is at most 32 KiB across nodes, 16 KiB on one
+// node, and 4 KiB on one node where a field alone runs the tuned path (whose single-copy
+// exchange is cheaper still). Those bounds are measured (`scripts/measure batch`). With no
+// exchange there is nothing to merge. In place, field f's input and output then start at the
+// same place, so every rank's field must take as many bytes in as out. From every rank's boxes
+// and the placement: the same answer on every rank.
+bool fields_apart(const BoxOptions& one, const std::vector<Box>& in_boxes,
+                  const std::vector<Box>& out_boxes, std::size_t in_bytes, std::size_t out_bytes,
+                  std::size_t real_bytes, bool one_node) {
+  for (std::size_t r = 0; r < in_boxes.size(); ++r) {
+    if (static_cast<std::size_t>(in_boxes[r].count()) * in_bytes !=
+        static_cast<std::size_t>(out_boxes[r].count()) * out_bytes) {
+      return false;
+    }
+  }
+  const std::size_t piece = largest_piece(
+      logic::plan(one.n, in_boxes, out_boxes, one.kinds, one.r2c), in_boxes, real_bytes);
+  const std::size_t merged_up_to = !one_node                              ? 32 << 10
+                                   : tuned_path(one, in_boxes, out_boxes) ? 4 << 10
+                                                                          : 16 << 10;
+  return piece == 0 || piece > merged_up_to;
+}
+
 }  // namespace
 
 template <typename Real>
@@ -175,6 +223,22 @@ struct BoxFft<Real>::Impl {
   std::string description;
   // The tuned path, where the boxes are Fft3d's (tuned_path): every call runs it instead.
   std::unique_ptr<Fft3d<Real>> tuned;
+  // A contiguous batch run one field at a time (fields_apart): this plan of one field, called
+  // on each field in turn.
+  std::unique_ptr<BoxFft<Real>> per_field;
+
+  template <bool Forward, typename In, typename Out>
+  void run_per_field(const In* in, Out* out, Scaling scaling, void* workspace) {
+    const auto in_count = static_cast<std::size_t>((Forward ? o.in : o.out).count());
+    const auto out_count = static_cast<std::size_t>((Forward ? o.out : o.in).count());
+    for (std::size_t f = 0; f < batch_size(); ++f) {
+      if constexpr (Forward) {
+        per_field->forward(in + f * in_count, out + f * out_count, scaling, workspace);
+      } else {
+        per_field->backward(in + f * in_count, out + f * out_count, scaling, workspace);
+      }
+    }
+  }
 
   // A call on the tuned path: Fft3d's forward is unscaled and its backward scaled by 1/N; any
   // other scaling is a pass over the result.
@@ -672,6 +736,20 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
   m.complex_out = any_dft;
   for (std::size_t d = 0; d < 3; ++d)
     m.full_scale /= logic::logical_size(options.kinds[d], options.n[d]);
+  if (options.batch > 1 && options.batch_layout == BatchLayout::contiguous) {
+    BoxOptions one = options;
+    one.batch = 1;
+    const auto bytes = [](bool complex) { return complex ? sizeof(Complex) : sizeof(Real); };
+    const bool one_node = ranks_sharing_memory(comm) == m.procs;
+    if (fields_apart(one, m.in_boxes, m.out_boxes, bytes(m.complex_in), bytes(m.complex_out),
+                     sizeof(Real), one_node)) {
+      m.per_field = std::make_unique<BoxFft<Real>>(comm, one);
+      m.description = "each of the " + std::to_string(options.batch) +
+                      " fields in turn: " + m.per_field->describe();
+      m.buffer_bytes = m.per_field->workspace_bytes() / 2;
+      return;
+    }
+  }
   if (const std::optional<Options> tuned = tuned_path(options, m.in_boxes, m.out_boxes)) {
     m.tuned = std::make_unique<Fft3d<Real>>(comm, *tuned);
     const std::string local = m.tuned->local_transforms();
@@ -783,6 +861,7 @@ template <typename Real>
 void BoxFft<Real>::forward(const Complex* in, Complex* out, Scaling s, void* workspace) {
   require_types(impl_->complex_in, true, "input");
   require_types(impl_->complex_out, true, "output");
+  if (impl_->per_field) return impl_->template run_per_field<true>(in, out, s, workspace);
   if (impl_->tuned) return impl_->template run_tuned<true>(in, out, s);
   impl_->run(impl_->forward_ops, in, out, s, workspace);
 }
@@ -790,6 +869,7 @@ template <typename Real>
 void BoxFft<Real>::forward(const Real* in, Complex* out, Scaling s, void* workspace) {
   require_types(impl_->complex_in, false, "input");
   require_types(impl_->complex_out, true, "output");
+  if (impl_->per_field) return impl_->template run_per_field<true>(in, out, s, workspace);
   if (impl_->tuned) return impl_->template run_tuned<true>(in, out, s);
   impl_->run(impl_->forward_ops, in, out, s, workspace);
 }
@@ -797,12 +877,14 @@ template <typename Real>
 void BoxFft<Real>::forward(const Real* in, Real* out, Scaling s, void* workspace) {
   require_types(impl_->complex_in, false, "input");
   require_types(impl_->complex_out, false, "output");
+  if (impl_->per_field) return impl_->template run_per_field<true>(in, out, s, workspace);
   impl_->run(impl_->forward_ops, in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::backward(const Complex* in, Complex* out, Scaling s, void* workspace) {
   require_types(impl_->complex_out, true, "output");
   require_types(impl_->complex_in, true, "input");
+  if (impl_->per_field) return impl_->template run_per_field<false>(in, out, s, workspace);
   if (impl_->tuned) return impl_->template run_tuned<false>(in, out, s);
   impl_->run(impl_->backward_ops, in, out, s, workspace);
 }
@@ -810,6 +892,7 @@ template <typename Real>
 void BoxFft<Real>::backward(const Complex* in, Real* out, Scaling s, void* workspace) {
   require_types(impl_->complex_out, true, "output");
   require_types(impl_->complex_in, false, "input");
+  if (impl_->per_field) return impl_->template run_per_field<false>(in, out, s, workspace);
   if (impl_->tuned) return impl_->template run_tuned<false>(in, out, s);
   impl_->run(impl_->backward_ops, in, out, s, workspace);
 }
@@ -817,6 +900,7 @@ template <typename Real>
 void BoxFft<Real>::backward(const Real* in, Real* out, Scaling s, void* workspace) {
   require_types(impl_->complex_out, false, "output");
   require_types(impl_->complex_in, false, "input");
+  if (impl_->per_field) return impl_->template run_per_field<false>(in, out, s, workspace);
   impl_->run(impl_->backward_ops, in, out, s, workspace);
 }
 
