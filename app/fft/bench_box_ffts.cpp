@@ -20,7 +20,8 @@
 //                  FFTW-MPI: both)
 //   fftw_mpi_c2c_x3_in_place  FFTW-MPI's batch of 3 interleaved fields (howmany), in place
 // Every plan with the same FFTW planner: estimate (the library's default) or measure.
-// One JSON line per series: the median and each round's time (us), and the round trip's error.
+// One JSON line per series: the median and each round's time (us), the round trip's error, and
+// what a BoxFft plan does (its describe(): how a batch runs, on which path).
 // scripts/measure box-fft runs it and writes the dated record. Not a test: it asserts nothing.
 #include <mpi.h>
 
@@ -51,6 +52,7 @@ struct Series {
   std::function<void()> pair;  // forward then backward
   std::function<double()> error;
   std::vector<double> us;
+  std::string plan;  // what a BoxFft plan does (describe()): how its batch runs
 };
 
 template <typename T>
@@ -154,13 +156,16 @@ class LibrarySeries {
   }
   template <typename Plan, typename In>
   static Series of(const std::string& name, Plan& plan, Transformed<In>& t) {
+    std::string described;
+    if constexpr (requires { plan.describe(); }) described = plan.describe();
     return {name,
             [&plan, &t] {
               plan.forward(t.in.data(), t.spectrum.data());
               plan.backward(t.spectrum.data(), t.back.data());
             },
             [&t] { return max_error(t.in, t.back); },
-            {}};
+            {},
+            described};
   }
 
   std::unique_ptr<a2a::fft::Fft3d<double>> fft3d_;
@@ -233,6 +238,7 @@ class FftwMpiSeries {
             e = std::max(e, std::abs(Complex(back[i][0], back[i][1]) / total_ - input_[i]));
           return e;
         },
+        {},
         {}};
   }
 
@@ -261,7 +267,8 @@ void time_rounds(std::vector<Series>& series, int iters) {
   }
 }
 
-// One JSON line per series (rank 0): the median, each round's time, the round trip's error.
+// One JSON line per series (rank 0): the median, each round's time, the round trip's error, the
+// plan's description.
 void report(std::vector<Series>& series, std::int64_t n) {
   int procs = 1, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &procs);
@@ -278,7 +285,12 @@ void report(std::vector<Series>& series, std::int64_t n) {
         x.name.c_str(), static_cast<long long>(n), procs, sorted[sorted.size() / 2], error);
     for (std::size_t i = 0; i < x.us.size(); ++i)
       std::printf("%s%.2f", i ? ", " : "", x.us[i]);
-    std::printf("]}\n");
+    std::string plan;  // as a JSON string
+    for (char c : x.plan) {
+      if (c == '"' || c == '\\') plan += '\\';
+      plan += c;
+    }
+    std::printf("], \"plan\": \"%s\"}\n", plan.c_str());
   }
 }
 
