@@ -540,7 +540,7 @@ int main(int argc, char** argv) {
         o.batch_layout = a2a::fft::BatchLayout::contiguous;
         const std::string batch = a2a::fft::BoxFft<double>(h.comm(), o).describe();
         const std::string in_turn = "each of the " + std::to_string(c.batch) + " fields in turn: ";
-        // Across nodes (the emulated cluster) fields share messages of up to 32 KiB: there
+        // Across nodes (the emulated cluster) fields share messages of up to 16 KiB: there
         // only P = 2 (36 KiB) runs the fields in turn.
         const bool large_pieces =
             c.name == "c2c_batch3_slabs" && (one_node ? h.procs() <= 5 : h.procs() <= 2);

@@ -137,12 +137,11 @@ std::size_t largest_piece(const logic::Logic& plan, const std::vector<Box>& in_b
 // Whether a contiguous batch runs one field's plan on each field in turn rather than moving
 // every field in each exchange. Merging fields saves messages and costs cache (three fields'
 // arrays leave the caches one field's fit in), so it pays only where the messages are small:
-// where one field's largest message to a peer is at most 32 KiB across nodes, 16 KiB on one
-// node, and 4 KiB on one node where a field alone runs the tuned path (whose single-copy
-// exchange is cheaper still). Those bounds are measured (`scripts/measure batch`). With no
-// exchange there is nothing to merge. In place, field f's input and output then start at the
-// same place, so every rank's field must take as many bytes in as out. From every rank's boxes
-// and the placement: the same answer on every rank.
+// where one field's largest message to a peer is at most 16 KiB, or 4 KiB on one node where a
+// field alone runs the tuned path (whose single-copy exchange is cheaper still). Those bounds
+// are measured (`scripts/measure batch`). With no exchange there is nothing to merge. In place,
+// field f's input and output then start at the same place, so every rank's field must take as many
+// bytes in as out. From every rank's boxes and the placement: the same answer on every rank.
 bool fields_apart(const BoxOptions& one, const std::vector<Box>& in_boxes,
                   const std::vector<Box>& out_boxes, std::size_t in_bytes, std::size_t out_bytes,
                   std::size_t real_bytes, bool one_node) {
@@ -154,9 +153,8 @@ bool fields_apart(const BoxOptions& one, const std::vector<Box>& in_boxes,
   }
   const std::size_t piece = largest_piece(
       logic::plan(one.n, in_boxes, out_boxes, one.kinds, one.r2c), in_boxes, real_bytes);
-  const std::size_t merged_up_to = !one_node                              ? 32 << 10
-                                   : tuned_path(one, in_boxes, out_boxes) ? 4 << 10
-                                                                          : 16 << 10;
+  const std::size_t merged_up_to =
+      one_node && tuned_path(one, in_boxes, out_boxes) ? 4 << 10 : 16 << 10;
   return piece == 0 || piece > merged_up_to;
 }
 

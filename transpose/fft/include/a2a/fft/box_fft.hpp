@@ -2,7 +2,8 @@
 // boxes (heFFTe's contract: each rank gives the box it holds and the box it wants back; the
 // boxes of all ranks tile the grid, some may be empty), with a transform kind per axis: the DFT,
 // DCT and DST types I-IV (FFTW's REDFT and RODFT kinds) or none; complex, real-to-complex or
-// real-to-real data; a batch of fields moved in one exchange per reshape; double or float.
+// real-to-real data; a batch of fields, sharing each reshape's exchange or (contiguous fields
+// with large messages) one field at a time; double or float.
 //
 // The plan is made once, collectively: the logic (which boxes, which reshapes, which 1D
 // transforms in which order; box_plan.hpp, plain data) is computed from every rank's boxes,
@@ -42,7 +43,13 @@ enum class Kind { dft, dct1, dct2, dct3, dct4, dst1, dst2, dst3, dst4, none };
 enum class Scaling { none, full, symmetric };
 // How a batch of fields lies in the caller's arrays: interleaved (the field index fastest: each
 // grid point holds `batch` values in a row, FFTW's howmany with unit stride) or contiguous (one
-// whole box of field 0, then one of field 1, ...: separate arrays back to back).
+// whole box of field 0, then one of field 1, ...: separate arrays back to back). Interleaved
+// fields share each exchange (one message per peer carries every field). Contiguous fields
+// share them where one field's messages are small, and otherwise, or where the plan has no
+// exchange, run one at a time through a plan of one field (the tuned path where the boxes are
+// Fft3d's): one field's largest message to a peer at most 16 KiB, or 4 KiB on one node where
+// one field runs the tuned path; in place, only where every rank's field takes as many bytes in
+// as out. describe() begins "each of the B fields in turn" where they go one at a time.
 enum class BatchLayout { interleaved, contiguous };
 
 struct BoxOptions {
