@@ -73,6 +73,26 @@ int main() {
   auto none = logic::plan(n, slabs, slabs, {Kind::none, Kind::dct2, Kind::dst1}, false);
   check(shape(none) == "T2 T1 ", "x left alone, y and z in the slabs: " + shape(none));
   check(none.steps[0].real, "every axis real: real data");
+  // The largest message of one field a rank sends: slabs to y-slabs of an 8x8x10 grid over 4
+  // ranks send 2 x 2 x 10 points to each peer (complex: 16 bytes; DCTs: real, 8).
+  const logic::Grid g{8, 8, 10};
+  const auto g_slabs = every(P, [&](int r) { return a2a::fft::slab_box(g, P, r); });
+  const auto g_y_slabs = every(P, [&](int r) { return a2a::fft::slab_box(g, P, r, 1); });
+  const auto to_y = logic::plan(g, g_slabs, g_y_slabs, dft, false);
+  for (int r = 0; r < P; ++r)
+    check(logic::largest_message(to_y, g_slabs, r, 8) == 2 * 2 * 10 * 16,
+          "slabs to y-slabs: 640 bytes to each peer");
+  const std::array<Kind, 3> dcts{Kind::dct2, Kind::dct2, Kind::dct2};
+  check(logic::largest_message(logic::plan(g, g_slabs, g_y_slabs, dcts, false), g_slabs, 1, 8) ==
+            2 * 2 * 10 * 8,
+        "real data: 320 bytes");
+  const std::array<Kind, 3> y_and_z{Kind::none, Kind::dft, Kind::dft};
+  check(
+      logic::largest_message(logic::plan(g, g_slabs, g_slabs, y_and_z, false), g_slabs, 0, 8) == 0,
+      "no reshape (y and z within the slabs): no message");
+  const std::vector<Box> whole{Box{{0, 0, 0}, {8, 8, 10}}};
+  check(logic::largest_message(logic::plan(g, whole, whole, dft, false), whole, 0, 8) == 0,
+        "one rank: no message");
   // Nothing to transform: one reshape (or none).
   const std::array<Kind, 3> nothing{Kind::none, Kind::none, Kind::none};
   check(shape(logic::plan(n, slabs, x_pencils, nothing, false)) == "R ", "only a reshape");

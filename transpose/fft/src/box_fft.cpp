@@ -113,27 +113,6 @@ std::optional<Options> tuned_path(const BoxOptions& o, const std::vector<Box>& i
   return std::nullopt;
 }
 
-// The most bytes one field sends from one rank to another in any reshape of the plan (0 where
-// it has none): the size of the messages a batch's fields would share.
-std::size_t largest_piece(const logic::Logic& plan, const std::vector<Box>& in_boxes,
-                          std::size_t real_bytes) {
-  std::size_t most = 0;
-  const std::vector<Box>* from = &in_boxes;
-  for (const logic::Step& step : plan.steps) {
-    if (step.type == logic::Step::reshape) {
-      const std::size_t point = step.real ? real_bytes : 2 * real_bytes;
-      for (std::size_t r = 0; r < from->size(); ++r)
-        for (std::size_t t = 0; t < step.boxes.size(); ++t)
-          if (r != t) {
-            const Box piece = (*from)[r].intersect(step.boxes[t]);
-            most = std::max(most, static_cast<std::size_t>(piece.count()) * point);
-          }
-    }
-    from = &step.boxes;
-  }
-  return most;
-}
-
 // Whether a contiguous batch runs one field's plan on each field in turn rather than moving
 // every field in each exchange. Merging fields saves messages and costs cache (three fields'
 // arrays leave the caches one field's fit in), so it pays only where the messages are small:
@@ -141,21 +120,19 @@ std::size_t largest_piece(const logic::Logic& plan, const std::vector<Box>& in_b
 // field alone runs the tuned path (whose single-copy exchange is cheaper still). Those bounds
 // are measured (`scripts/measure batch`). With no exchange there is nothing to merge. In place,
 // field f's input and output then start at the same place, so every rank's field must take as many
-// bytes in as out. From every rank's boxes and the placement: the same answer on every rank.
+// bytes in as out. largest_message: over every rank. The same answer on every rank.
 bool fields_apart(const BoxOptions& one, const std::vector<Box>& in_boxes,
                   const std::vector<Box>& out_boxes, std::size_t in_bytes, std::size_t out_bytes,
-                  std::size_t real_bytes, bool one_node) {
+                  std::size_t largest_message, bool one_node) {
   for (std::size_t r = 0; r < in_boxes.size(); ++r) {
     if (static_cast<std::size_t>(in_boxes[r].count()) * in_bytes !=
         static_cast<std::size_t>(out_boxes[r].count()) * out_bytes) {
       return false;
     }
   }
-  const std::size_t piece = largest_piece(
-      logic::plan(one.n, in_boxes, out_boxes, one.kinds, one.r2c), in_boxes, real_bytes);
   const std::size_t merged_up_to =
       one_node && tuned_path(one, in_boxes, out_boxes) ? 4 << 10 : 16 << 10;
-  return piece == 0 || piece > merged_up_to;
+  return largest_message == 0 || largest_message > merged_up_to;
 }
 
 }  // namespace
@@ -739,8 +716,13 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
     one.batch = 1;
     const auto bytes = [](bool complex) { return complex ? sizeof(Complex) : sizeof(Real); };
     const bool one_node = ranks_sharing_memory(comm) == m.procs;
+    // Each rank its own messages, then the largest of all: O(P) boxes a rank.
+    auto largest = static_cast<unsigned long long>(
+        logic::largest_message(logic::plan(one.n, m.in_boxes, m.out_boxes, one.kinds, one.r2c),
+                               m.in_boxes, m.rank, sizeof(Real)));
+    MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
     if (fields_apart(one, m.in_boxes, m.out_boxes, bytes(m.complex_in), bytes(m.complex_out),
-                     sizeof(Real), one_node)) {
+                     static_cast<std::size_t>(largest), one_node)) {
       m.per_field = std::make_unique<BoxFft<Real>>(comm, one);
       m.description = "each of the " + std::to_string(options.batch) +
                       " fields in turn: " + m.per_field->describe();

@@ -211,6 +211,27 @@ Logic plan(const Grid& n, const std::vector<Box>& in, const std::vector<Box>& ou
   return logic;
 }
 
+std::size_t largest_message(const Logic& plan, const std::vector<Box>& in, int rank,
+                            std::size_t real_bytes) {
+  std::size_t most = 0;
+  const std::vector<Box>* from = &in;
+  const auto me = static_cast<std::size_t>(rank);
+  for (const Step& step : plan.steps) {
+    if (step.type == Step::reshape) {
+      const std::size_t point = step.real ? real_bytes : 2 * real_bytes;
+      for (std::size_t peer = 0; peer < step.boxes.size(); ++peer) {
+        if (peer != me) {
+          const auto points =
+              static_cast<std::size_t>((*from)[me].intersect(step.boxes[peer]).count());
+          most = std::max(most, points * point);
+        }
+      }
+    }
+    from = &step.boxes;
+  }
+  return most;
+}
+
 double logical_size(Kind k, std::int64_t n) {
   const auto e = static_cast<double>(n);
   switch (k) {

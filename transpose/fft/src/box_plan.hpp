@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -44,6 +45,12 @@ bool whole_along(const Box& b, int axis, const Grid& n);
 // The forward steps for these boxes (checked: tiling_problem and kinds_problem are "").
 Logic plan(const Grid& n, const std::vector<Box>& in, const std::vector<Box>& out,
            const std::array<Kind, 3>& kinds, bool r2c);
+
+// The most bytes `rank` sends to another rank in any reshape of the plan, for one field whose
+// points are real_bytes (real) or twice that (complex) each; 0 where the plan has no reshape.
+// A batch's fields share those messages or not by their size (BoxFft).
+std::size_t largest_message(const Logic& plan, const std::vector<Box>& in, int rank,
+                            std::size_t real_bytes);
 
 // FFTW's logical size of a transform of kind k on n points (the full scaling's factor).
 double logical_size(Kind k, std::int64_t n);
