@@ -22,6 +22,7 @@
 #include "a2a/error.hpp"
 #include "a2a/fft/aligned.hpp"
 #include "a2a/fft/fft3d.hpp"
+#include "a2a/spec.hpp"
 #include "a2a/topology.hpp"
 #include "box_plan.hpp"
 #include "fft3d_logic.hpp"
@@ -416,7 +417,7 @@ struct BoxFft<Real>::Impl {
       if (step.type == logic::Step::reshape) {
         const Box& to = forward ? mine(step.boxes) : before;
         exchanges.push_back(std::make_unique<Redistribution>(
-            comm, at.box, to, point_bytes(step.real), fields(), o.backend));
+            comm, at.box, to, point_bytes(step.real), fields(), reshape_backend()));
         Op op;
         op.type = Op::reshape;
         op.exchange = exchanges.back().get();
@@ -535,6 +536,17 @@ struct BoxFft<Real>::Impl {
           run_op(ops[k], arrays, factor, f);
       i = end;
     }
+  }
+
+  // The backend of each reshape: `auto` takes the selection table's single-copy rules
+  // (auto:single_copy=on: shared_window where every rank shares one node), since a
+  // Redistribution over shared_window packs each piece straight into its peer's memory and
+  // unpacks from its own, two passes where another backend's exchange adds its own copies.
+  std::string reshape_backend() const {
+    Spec spec = Spec::parse(o.backend);
+    if (spec.name != "auto" || spec.find("single_copy") != nullptr) return o.backend;
+    spec.params.emplace_back("single_copy", "on");
+    return spec.str();
   }
 
   // Operation op; where it runs field by field (op.by_field), on field f only.
