@@ -158,7 +158,9 @@ struct BoxFft<Real>::Impl {
     // The bytes from one field to the next in src and dst.
     bool by_field = false;
     std::size_t src_field = 0, dst_field = 0;
-    bool scales = false;  // a transform that applies the call's scaling itself (a TrigLines)
+    // A transform that applies the call's scaling itself (a TrigLines), or a copy that scales
+    // as it copies.
+    bool scales = false;
     // An FFTW transform reading the caller's input straight (its first: no copy before it),
     // planned from work array B: where the caller's array is not aligned as the work arrays
     // (FFTW's plans are only valid so), it is copied there first.
@@ -500,6 +502,13 @@ struct BoxFft<Real>::Impl {
       ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(scale_at), scale);
     }
     if (at.array != kCallerOut) move(relayout_end ? Op::from_internal : Op::copy, end, end_order);
+    // A scaling just before the copy into the caller's output: the copy scales as it goes, one
+    // pass instead of two.
+    if (ops.size() >= 2 && ops.back().type == Op::copy && ops[ops.size() - 2].type == Op::scale &&
+        ops[ops.size() - 2].src == ops.back().src) {
+      ops.back().scales = true;
+      ops.erase(ops.end() - 2);
+    }
     return ops;
   }
 
@@ -556,7 +565,12 @@ struct BoxFft<Real>::Impl {
     const std::size_t share = op.by_field ? batch_size() : 1;  // of op.bytes
     switch (op.type) {
       case Op::copy:
-        if (src != dst && op.bytes > 0) std::memmove(dst, src, op.bytes / share);
+        if (op.scales && factor != Real(1)) {
+          scaled_copy(reinterpret_cast<const Real*>(src), reinterpret_cast<Real*>(dst),
+                      op.bytes / share / sizeof(Real), factor);
+        } else if (src != dst && op.bytes > 0) {
+          std::memmove(dst, src, op.bytes / share);
+        }
         break;
       case Op::reshape:
         op.exchange->execute(src, dst);

@@ -129,5 +129,12 @@ template <typename Real>
 void scale(std::complex<Real>* data, std::int64_t count, Real factor) {
   scale(reinterpret_cast<Real*>(data), 2 * count, factor);
 }
+// to[0, count) = factor * from[0, count): a copy and a scaling in one pass (the same array, or
+// arrays that do not overlap).
+template <typename Real>
+void scaled_copy(const Real* from, Real* to, std::size_t count, Real factor) {
+  for (std::size_t i = 0; i < count; ++i)
+    to[i] = factor * from[i];
+}
 
 }  // namespace a2a::fft
