@@ -409,6 +409,19 @@ struct BoxFft<Real>::Impl {
       ops.push_back(op);
       at = to;
     };
+    // Whether the steps from `first` on (in this direction) are all FFTW transforms in place
+    // on `box`: no reshape, no r2c or c2r, no TrigLines (which run between two arrays).
+    auto in_place_to_end = [&](std::size_t first, const Box& box) {
+      for (std::size_t i = first; i < steps.size(); ++i) {
+        const logic::Step& step = steps[forward ? i : steps.size() - 1 - i];
+        const Kind kind = forward ? step.kind : logic::inverse(step.kind);
+        if (step.type == logic::Step::reshape || step.r2c ||
+            own_lines(kind, box, step.axis, step.real)) {
+          return false;
+        }
+      }
+      return true;
+    };
     if (relayout_start) move(Op::to_internal, {kWorkA, at.box, at.real}, start_order);
     std::size_t scale_at = 0;
     Where scaled;
@@ -424,7 +437,9 @@ struct BoxFft<Real>::Impl {
         op.type = Op::reshape;
         op.exchange = exchanges.back().get();
         op.src = at.array;
-        op.dst = i + 1 == steps.size() && !relayout_end ? kCallerOut : other_work();
+        // Straight into the caller's output where nothing follows but FFTW's transforms in
+        // place (they then run there: no copy at the end).
+        op.dst = !relayout_end && in_place_to_end(i + 1, to) ? kCallerOut : other_work();
         ops.push_back(op);
         at = {op.dst, to, step.real};
         continue;
@@ -445,7 +460,8 @@ struct BoxFft<Real>::Impl {
       op.type = Op::transform;
       op.src = op.dst = at.array;
       op.bytes = bytes_of(at);
-      std::byte* planned_src = arrays[at.array];
+      // In the caller's output: planned in place on work array B, its stand-in.
+      std::byte* planned_src = at.array == kCallerOut ? arrays[kWorkB] : arrays[at.array];
       if (at.array == kCallerIn) {
         op.dst = kWorkA;
         if (!trig) {
@@ -580,6 +596,15 @@ struct BoxFft<Real>::Impl {
           std::byte* copy = arrays[kWorkB] + f * op.src_field;
           std::memcpy(copy, src, op.bytes / share);
           src = copy;
+        }
+        if (op.src == kCallerOut && F::alignment_of(src) != planned_alignment) {
+          // In place in the caller's output, which is not aligned as the plan's stand-in: on a
+          // copy in work array B (free once the last reshape has run), then back.
+          std::byte* copy = arrays[kWorkB] + f * op.src_field;
+          std::memcpy(copy, src, op.bytes / share);
+          execute(op, copy, copy, arrays[op.scratch], Real(1));
+          std::memcpy(src, copy, op.bytes / share);
+          break;
         }
         execute(op, src, dst, arrays[op.scratch], op.scales ? factor : Real(1));
         break;
