@@ -22,7 +22,6 @@
 #include "a2a/error.hpp"
 #include "a2a/fft/aligned.hpp"
 #include "a2a/fft/fft3d.hpp"
-#include "a2a/spec.hpp"
 #include "a2a/topology.hpp"
 #include "box_plan.hpp"
 #include "fft3d_logic.hpp"
@@ -425,6 +424,7 @@ struct BoxFft<Real>::Impl {
     if (relayout_start) move(Op::to_internal, {kWorkA, at.box, at.real}, start_order);
     std::size_t scale_at = 0;
     Where scaled;
+    bool scale_in_copy = false;
     for (std::size_t i = 0; i < steps.size(); ++i) {
       const std::size_t s = forward ? i : steps.size() - 1 - i;
       const logic::Step& step = steps[s];
@@ -432,7 +432,7 @@ struct BoxFft<Real>::Impl {
       if (step.type == logic::Step::reshape) {
         const Box& to = forward ? mine(step.boxes) : before;
         exchanges.push_back(std::make_unique<Redistribution>(
-            comm, at.box, to, point_bytes(step.real), fields(), reshape_backend()));
+            comm, at.box, to, point_bytes(step.real), fields(), logic::fused_auto(o.backend)));
         Op op;
         op.type = Op::reshape;
         op.exchange = exchanges.back().get();
@@ -509,6 +509,8 @@ struct BoxFft<Real>::Impl {
         last.dst = kCallerOut;
         at.array = kCallerOut;
       }
+    } else if (scale_at > 0 && scale_at == ops.size() && at.array != kCallerOut && !relayout_end) {
+      scale_in_copy = true;     // the last transform ends the ops: the copy out scales as it goes
     } else if (scale_at > 0) {  // the scaling, after the last transform
       Op scale;
       scale.type = Op::scale;
@@ -518,13 +520,7 @@ struct BoxFft<Real>::Impl {
       ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(scale_at), scale);
     }
     if (at.array != kCallerOut) move(relayout_end ? Op::from_internal : Op::copy, end, end_order);
-    // A scaling just before the copy into the caller's output: the copy scales as it goes, one
-    // pass instead of two.
-    if (ops.size() >= 2 && ops.back().type == Op::copy && ops[ops.size() - 2].type == Op::scale &&
-        ops[ops.size() - 2].src == ops.back().src) {
-      ops.back().scales = true;
-      ops.erase(ops.end() - 2);
-    }
+    if (scale_in_copy) ops.back().scales = true;
     return ops;
   }
 
@@ -561,17 +557,6 @@ struct BoxFft<Real>::Impl {
           run_op(ops[k], arrays, factor, f);
       i = end;
     }
-  }
-
-  // The backend of each reshape: `auto` takes the selection table's single-copy rules
-  // (auto:single_copy=on: shared_window where every rank shares one node), since a
-  // Redistribution over shared_window packs each piece straight into its peer's memory and
-  // unpacks from its own, two passes where another backend's exchange adds its own copies.
-  std::string reshape_backend() const {
-    Spec spec = Spec::parse(o.backend);
-    if (spec.name != "auto" || spec.find("single_copy") != nullptr) return o.backend;
-    spec.params.emplace_back("single_copy", "on");
-    return spec.str();
   }
 
   // Operation op; where it runs field by field (op.by_field), on field f only.
@@ -762,18 +747,17 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
   m.complex_out = any_dft;
   for (std::size_t d = 0; d < 3; ++d)
     m.full_scale /= logic::logical_size(options.kinds[d], options.n[d]);
-  if (options.batch > 1 && options.batch_layout == BatchLayout::contiguous) {
+  m.plan = logic::plan(options.n, m.in_boxes, m.out_boxes, options.kinds, options.r2c);
+  if (m.apart()) {
     BoxOptions one = options;
     one.batch = 1;
-    const auto bytes = [](bool complex) { return complex ? sizeof(Complex) : sizeof(Real); };
     const bool one_node = ranks_sharing_memory(comm) == m.procs;
     // Each rank its own messages, then the largest of all: O(P) boxes a rank.
     auto largest = static_cast<unsigned long long>(
-        logic::largest_message(logic::plan(one.n, m.in_boxes, m.out_boxes, one.kinds, one.r2c),
-                               m.in_boxes, m.rank, sizeof(Real)));
+        logic::largest_message(m.plan, m.in_boxes, m.rank, sizeof(Real)));
     MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
-    if (fields_apart(one, m.in_boxes, m.out_boxes, bytes(m.complex_in), bytes(m.complex_out),
-                     static_cast<std::size_t>(largest), one_node)) {
+    if (fields_apart(one, m.in_boxes, m.out_boxes, m.point_bytes(!m.complex_in),
+                     m.point_bytes(!m.complex_out), static_cast<std::size_t>(largest), one_node)) {
       m.per_field = std::make_unique<BoxFft<Real>>(comm, one);
       m.description = "each of the " + std::to_string(options.batch) +
                       " fields in turn: " + m.per_field->describe();
@@ -794,7 +778,6 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
         sizeof(Complex);
     return;
   }
-  m.plan = logic::plan(options.n, m.in_boxes, m.out_boxes, options.kinds, options.r2c);
   // Each work array holds the largest box of any step in its type.
   std::size_t most = std::max(
       static_cast<std::size_t>(m.mine(m.in_boxes).count()) * m.element_bytes(!m.complex_in),

@@ -10,7 +10,6 @@
 #include "a2a/agree.hpp"
 #include "a2a/error.hpp"
 #include "a2a/fft/ways.hpp"
-#include "a2a/spec.hpp"
 #include "columns.hpp"
 #include "fft3d_logic.hpp"
 #include "fftw.hpp"
@@ -39,15 +38,6 @@ std::size_t line_dims(const Box& b, int axis, int cut, std::int64_t lo, std::int
   return cut < 0 ? 0 : static_cast<std::size_t>(lo * stride[static_cast<std::size_t>(cut)]);
 }
 
-// `auto` for a whole (unchunked) transpose: auto:single_copy=on, so that the selection table's
-// single-copy rules apply (shared_window on one node). The local transforms then write and read
-// the exchanges' windows and a transpose moves each byte once; a chunked step has no such path.
-std::string fused_auto(const std::string& backend, int chunks) {
-  Spec spec = Spec::parse(backend);
-  if (spec.name != "auto" || chunks > 1 || spec.find("single_copy") != nullptr) return backend;
-  spec.params.emplace_back("single_copy", "on");
-  return spec.str();
-}
 // What a choice of local ways depends on, as a key of the remembered ways (ways.hpp): the
 // precision, the transform, the grid, the process grid, the pipeline and FFTW's planner.
 template <typename Real>
@@ -498,7 +488,7 @@ void Fft3d<Real>::make_step(Step& step, MPI_Comm comm, const logic::StepShape& s
   // Both boxes span the same range of `cut` (its ranks share it), so every rank of comm cuts
   // the same global chunks.
   const std::int64_t length = source.extent(cut);
-  const std::string spec = fused_auto(backend, chunks);
+  const std::string spec = logic::fused_auto(backend, chunks);
   step.parts.reserve(static_cast<std::size_t>(chunks));
   for (int c = 0; c < chunks; ++c) {
     const std::int64_t lo = block_start(length, chunks, c), hi = block_start(length, chunks, c + 1);

@@ -3,9 +3,17 @@
 #include <algorithm>
 #include <initializer_list>
 
+#include "a2a/spec.hpp"
 #include "a2a/transpose.hpp"
 
 namespace a2a::fft::logic {
+
+std::string fused_auto(const std::string& backend, int chunks) {
+  Spec spec = Spec::parse(backend);
+  if (spec.name != "auto" || chunks > 1 || spec.find("single_copy") != nullptr) return backend;
+  spec.params.emplace_back("single_copy", "on");
+  return spec.str();
+}
 
 std::string options_problem(const Options& o, int procs) {
   const auto grid = [](std::initializer_list<std::int64_t> extents) {

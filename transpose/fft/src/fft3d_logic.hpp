@@ -65,6 +65,11 @@ struct Fft3dPlan {
 
 // What is wrong with options o on `procs` ranks, or "".
 std::string options_problem(const Options& o, int procs);
+// The backend of an exchange whose caller packs straight into its peers' memory (Fft3d's fused
+// transposes, BoxFft's reshapes): `auto` becomes auto:single_copy=on, so that the selection
+// table's single-copy rules apply (shared_window on one node: each byte moved once into its
+// peer's memory); a chunked step (chunks > 1) has no such path. Any other spec as given.
+std::string fused_auto(const std::string& backend, int chunks = 1);
 // The plan of rank `rank` of `procs` (options checked: options_problem(o, procs) is "").
 Fft3dPlan plan_fft3d(const Options& o, int procs, int rank);
 
