@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed = 0, failures = 0;
+#include "fft_cases.h"
 
 static fftw_r2r_kind fftw_kind(int k) {
   static const fftw_r2r_kind kinds[] = {FFTW_R2HC,    FFTW_REDFT00, FFTW_REDFT10,
@@ -38,11 +38,7 @@ static void run(const int64_t n[3], const int kinds[3], int batch, int nan_field
   a2a_fft_slab_box(n, procs, rank, &o.in);
   a2a_fft_pencil_box(n, 0, procs, rank, &o.out);
   a2a_fft fft;
-  if (a2a_fft_create(MPI_COMM_WORLD, &o, &fft) != 0) {
-    if (rank == 0) printf("create: %s\n", a2a_last_error());
-    failures++;
-    return;
-  }
+  if (!make_plan(&o, &fft, rank)) return;
   const int64_t N = n[0] * n[1] * n[2];
   const int64_t ni = a2a_fft_input_elements(fft), no = a2a_fft_output_elements(fft);
   const size_t most = (size_t)(ni > no ? ni : no) + 1;
@@ -107,10 +103,7 @@ static void run(const int64_t n[3], const int kinds[3], int batch, int nan_field
   MPI_Allreduce(MPI_IN_PLACE, &rt, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   const double tolerance = single ? 1e-5 : 1e-12;
   const int ok = rc == 0 && worst[0] <= tolerance * scale && worst[1] == 0 && rt <= tolerance * 10;
-  if (ok)
-    passed++;
-  else
-    failures++;
+  tally(ok);
   if (rank == 0)
     printf(
         "%ldx%ldx%ld kinds %d %d %d batch %d%s %s: %s; error %.1e of %.1e, round trip %.1e: %s\n",
@@ -126,10 +119,8 @@ static void run(const int64_t n[3], const int kinds[3], int batch, int nan_field
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int procs, rank;
-  MPI_Comm_size(MPI_COMM_WORLD, &procs);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  start(&argc, &argv, &rank, &procs);
   const int64_t odd[3] = {3, 7, 5}, even[3] = {8, 6, 10};
   const int dct2[3] = {A2A_FFT_DCT2, A2A_FFT_DCT2, A2A_FFT_DCT2};
   const int mixed[3] = {A2A_FFT_DST3, A2A_FFT_DCT3, A2A_FFT_DST2};
@@ -145,7 +136,5 @@ int main(int argc, char** argv) {
     run(grids[g], dct2, 2, 1, 0, rank, procs);  /* a NaN field beside a finite one */
     run(grids[g], fours, 2, 1, 0, rank, procs);
   }
-  if (rank == 0) printf("r2r_kinds: %d passed, %d failed\n", passed, failures);
-  MPI_Finalize();
-  return failures ? 1 : 0;
+  return finish("r2r_kinds", rank);
 }

@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed = 0, failures = 0;
+#include "fft_cases.h"
+
 static void run(const int64_t n[3], int r2c, int in_place, int measure, int rank, int procs) {
   a2a_fft_options o;
   a2a_fft_options_default(&o);
@@ -30,11 +31,7 @@ static void run(const int64_t n[3], int r2c, int in_place, int measure, int rank
   o.out_order[1] = 0;
   o.out_order[2] = 2;
   a2a_fft fft;
-  if (a2a_fft_create(MPI_COMM_WORLD, &o, &fft) != 0) {
-    printf("create: %s\n", a2a_last_error());
-    failures++;
-    return;
-  }
+  if (!make_plan(&o, &fft, rank)) return;
   int64_t ni = a2a_fft_input_elements(fft), no = a2a_fft_output_elements(fft);
   size_t bytes = 16 * (size_t)((ni > no ? ni : no) + 1);
   double complex* a = malloc(bytes);
@@ -95,10 +92,7 @@ static void run(const int64_t n[3], int r2c, int in_place, int measure, int rank
   /* Fft3d's boxes and layout on P > 1 (on one rank its spectrum is [x][y][z]): the tuned path */
   const int tuned = strncmp(a2a_fft_describe(fft), "the tuned slab path", 19) == 0;
   int ok = err <= 1e-12 * scale && rt <= 1e-12 && (tuned || procs == 1);
-  if (ok)
-    passed++;
-  else
-    failures++;
+  tally(ok);
   if (rank == 0)
     printf("%ldx%ldx%ld %s %s %s: %s; error %.1e of %.1e, round trip %.1e: %s\n", (long)n[0],
            (long)n[1], (long)n[2], r2c ? "r2c" : "c2c", in_place ? "in place" : "out of place",
@@ -113,10 +107,8 @@ static void run(const int64_t n[3], int r2c, int in_place, int measure, int rank
   fftw_destroy_plan(p);
 }
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int procs, rank;
-  MPI_Comm_size(MPI_COMM_WORLD, &procs);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  start(&argc, &argv, &rank, &procs);
   const int64_t grids[3][3] = {{16, 12, 10}, {5, 6, 7}, {3, 4, 6}};
   for (int g = 0; g < 3; ++g)
     for (int r2c = 0; r2c < 2; ++r2c)
@@ -127,7 +119,5 @@ int main(int argc, char** argv) {
     for (int r2c = 0; r2c < 2; ++r2c)
       for (int ip = 0; ip < 2; ++ip)
         run(measured[g], r2c, ip, 1, rank, procs);
-  if (rank == 0) printf("tuned_slabs: %d passed, %d failed\n", passed, failures);
-  MPI_Finalize();
-  return failures ? 1 : 0;
+  return finish("tuned_slabs", rank);
 }

@@ -373,10 +373,11 @@ if(TARGET a2a_fft)
   # The real-to-real kinds: every type against serial FFTW's fftw_plan_r2r_3d, odd and even
   # sizes, empty ranks at P = 5, float, a NaN field in a batch.
   a2a_fft_c_program(r2r_kinds 14 1 2 5)
-  # Batches (interleaved, contiguous: field by field) and the general path's first and last
-  # transforms on malloc'd arrays, aligned and not; an r2c along z alone, whose backward must
-  # leave the spectrum as it was.
-  a2a_fft_c_program(batches 10 1 2 3 4)
+  # Batches (interleaved, contiguous: field by field, and on FFTW-MPI's boxes one field at a
+  # time on the tuned path) and the general path's first and last transforms on malloc'd
+  # arrays, aligned and not; an r2c along z alone, whose backward must leave the spectrum as it
+  # was.
+  a2a_fft_c_program(batches 14 1 2 3 4)
 endif()
 
 # Port check: an FFTW-MPI program (plain C, slab, FFTW_MPI_TRANSPOSED_OUT, in place) and the
