@@ -24,6 +24,7 @@
 #include "a2a/fft/box_fft.hpp"
 #include "fftw.hpp"
 #include "trig_lines.hpp"
+#include "vector_clones.hpp"
 
 namespace a2a::fft {
 
@@ -68,6 +69,7 @@ class HalfLengthDct4 final : public TrigLines<Real> {
 
  private:
   // t[j] = (x[2j] + i x[n-1-2j]) before[j]; a DST reads the line reversed: the two swap.
+  A2A_VECTOR_CLONES
   void fold(const Real* x, C* z) const {
     const std::size_t m = n_ / 2;
     for (std::size_t o = 0; o < a_; ++o) {
@@ -86,6 +88,7 @@ class HalfLengthDct4 final : public TrigLines<Real> {
   }
   // u[k] = T[k] after[k]; y[2k] = 2 Re u, y[n-1-2k] = -2 Im u (a DST: + 2 Im u, its odd sign),
   // times the factor.
+  A2A_VECTOR_CLONES
   void unfold(const C* z, Real* x, Real factor) const {
     const std::size_t m = n_ / 2;
     const Real even_sign = 2 * factor, odd_sign = sine_ ? even_sign : -even_sign;

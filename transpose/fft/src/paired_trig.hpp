@@ -36,6 +36,7 @@
 #include "a2a/fft/box_fft.hpp"
 #include "fftw.hpp"
 #include "trig_lines.hpp"
+#include "vector_clones.hpp"
 
 namespace a2a::fft {
 
@@ -116,6 +117,7 @@ class PairedTrig final : public TrigLines<Real> {
   }
 
   // Type II, in: z[position(j)] = sign(j) (a[j] + i b[j]).
+  A2A_VECTOR_CLONES
   void reorder_in(const Real* x, C* z) const {
     const bool alternate = kind_ == Kind::dst2;
     for (std::size_t o = 0; o < outer_; ++o) {
@@ -146,6 +148,7 @@ class PairedTrig final : public TrigLines<Real> {
   }
   // Type II, out: a[k'] = Re(t (Z[k] + conj Z[n-k])), b[k'] = Im(t (Z[k] - conj Z[n-k])), with
   // t = twiddle[k] times the factor and k' = k (DCT) or n-1-k (DST).
+  A2A_VECTOR_CLONES
   void twiddle_out(const C* z, Real* x, Real factor) const {
     const bool reverse = kind_ == Kind::dst2;
     for (std::size_t o = 0; o < outer_; ++o) {
@@ -194,6 +197,7 @@ class PairedTrig final : public TrigLines<Real> {
   }
   // Type III, in: Z[k] = conj(t) ((a[k] + b[n-k]) + i (b[k] - a[n-k])) (a[n] = b[n] = 0), the
   // lines reversed first for a DST.
+  A2A_VECTOR_CLONES
   void twiddle_in(const Real* x, C* z) const {
     const bool reverse = kind_ == Kind::dst3;
     auto index = [&](std::size_t k) { return reverse ? n_ - 1 - k : k; };
@@ -247,6 +251,7 @@ class PairedTrig final : public TrigLines<Real> {
   }
   // Type III, out: a[j] = sign(j) Re w[position(j)], b[j] = sign(j) Im w[position(j)], times
   // the factor.
+  A2A_VECTOR_CLONES
   void reorder_out(const C* z, Real* x, Real factor) const {
     const bool alternate = kind_ == Kind::dst3;
     for (std::size_t o = 0; o < outer_; ++o) {
