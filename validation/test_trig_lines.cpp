@@ -1,7 +1,9 @@
 // BoxFft's own real-to-real line transforms against FFTW's r2r transforms of the same lines,
 // without MPI: PairedTrig (transpose/fft/src/paired_trig.hpp: DCT/DST types II and III through
-// complex DFTs of paired lines; n = 1, 2, 3, 8 and 17) and HalfLengthDct4 (half_length_dct4.hpp:
-// types IV of even length through DFTs of n/2 points; n = 2, 4, 6, 16), every kind, double and
+// complex DFTs of paired lines; n = 1, 2, 3, 8 and 17), HalfLengthDct4 (half_length_dct4.hpp:
+// types IV of even length through DFTs of n/2 points; n = 2, 4, 6, 16) and ExtendedTrig
+// (extended_trig.hpp: types I through DFTs of paired lines' symmetric extensions; n = 1 (DST-I
+// only), 2, 3, 8, 17 and 33), every kind, double and
 // float, boxes [A][n][B] with A and B of 1, 2, 3 and 6 (lines paired along B, along A, and an
 // odd line out on either), on random values, in place and out of place times a factor (the
 // input left as it was). (A line's partner shares its DFT: a NaN in one reaches
@@ -16,12 +18,14 @@
 #include <vector>
 
 #include "a2a/fft/aligned.hpp"
+#include "extended_trig.hpp"
 #include "half_length_dct4.hpp"
 #include "paired_trig.hpp"
 #include "serial_checks.hpp"
 
 namespace {
 
+using a2a::fft::ExtendedTrig;
 using a2a::fft::HalfLengthDct4;
 using a2a::fft::Kind;
 using a2a::fft::PairedTrig;
@@ -38,6 +42,10 @@ fftw_r2r_kind fftw_kind(Kind k) {
       return FFTW_RODFT01;
     case Kind::dct4:
       return FFTW_REDFT11;
+    case Kind::dct1:
+      return FFTW_REDFT00;
+    case Kind::dst1:
+      return FFTW_RODFT00;
     default:
       return FFTW_RODFT11;
   }
@@ -73,12 +81,16 @@ void check_shape(a2a::test::SerialChecks& check, Kind k, std::size_t a, std::siz
     v = value(random);
   const std::vector<double> want = reference(k, a, n, b, x);
   std::vector<Real> mine(x.begin(), x.end());
-  const bool four = k == Kind::dct4 || k == Kind::dst4;
+  const bool four = k == Kind::dct4 || k == Kind::dst4, one = k == Kind::dct1 || k == Kind::dst1;
   a2a::fft::AlignedVector<std::complex<Real>> scratch(
-      four ? HalfLengthDct4<Real>::scratch_size(a, n, b) : PairedTrig<Real>::scratch_size(a, n, b));
+      four  ? HalfLengthDct4<Real>::scratch_size(a, n, b)
+      : one ? ExtendedTrig<Real>::scratch_size(k, a, n, b)
+            : PairedTrig<Real>::scratch_size(a, n, b));
   std::unique_ptr<a2a::fft::TrigLines<Real>> lines;
   if (four) {
     lines = std::make_unique<HalfLengthDct4<Real>>(k, a, n, b, scratch.data(), FFTW_ESTIMATE);
+  } else if (one) {
+    lines = std::make_unique<ExtendedTrig<Real>>(k, a, n, b, scratch.data(), FFTW_ESTIMATE);
   } else {
     lines = std::make_unique<PairedTrig<Real>>(k, a, n, b, scratch.data(), FFTW_ESTIMATE);
   }
@@ -135,6 +147,21 @@ int main() {
       }
     }
   }
+  for (Kind k : {Kind::dct1, Kind::dst1}) {
+    check(ExtendedTrig<double>::serves(k, 2) && !ExtendedTrig<double>::serves(Kind::dct1, 1),
+          std::string(name(k)) + " is served (DCT-I from two points)");
+    for (std::size_t n : {1, 2, 3, 8, 17, 33}) {
+      if (!ExtendedTrig<double>::serves(k, n)) continue;
+      for (std::size_t a : {1, 2, 3, 6}) {
+        for (std::size_t b : {1, 2, 3, 6}) {
+          check_shape<double>(check, k, a, n, b, random);
+          check_shape<float>(check, k, a, n, b, random);
+        }
+      }
+    }
+  }
+  for (Kind k : {Kind::dft, Kind::dct2, Kind::dct4, Kind::dst2, Kind::dst4})
+    check(!ExtendedTrig<double>::serves(k, 8), std::string(name(k)) + " is not type I");
   for (Kind k : {Kind::dft, Kind::dct1, Kind::dct4, Kind::dst1, Kind::dst4})
     check(!PairedTrig<double>::serves(k), std::string(name(k)) + " is not PairedTrig's");
   for (Kind k : {Kind::dct1, Kind::dst1, Kind::dct2})

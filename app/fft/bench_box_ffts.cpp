@@ -14,7 +14,9 @@
 //                  grid splits evenly, one field's plan is the tuned path: run on each in turn)
 //   box_dct2       BoxFft, DCT-II along every axis (real data, the same N^3), x-pencils out
 //   box_dct4       the same with DCT-IV
-//   box_dct1       the same with DCT-I (FFTW's own r2r plans, line by line)
+//   box_dct1       the same with DCT-I (its logical size 2(N - 1): prime factors at N = 2^k)
+//   box_dct1_n_plus_1  DCT-I on the (N+1)^3 grid, the size DCT-I grids take (2^k + 1 points:
+//                  logical size 2^(k+1)), beside the c2c of N^3
 //   fftw_mpi_c2c   FFTW-MPI's own, the same layout (FFTW_MPI_TRANSPOSED_OUT), out of place
 //   fftw_mpi_c2c_in_place  the same in place, its fastest form (where a2a was built with
 //                  FFTW-MPI: both)
@@ -126,11 +128,21 @@ class LibrarySeries {
     dct4_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_dct);
     o_dct.kinds = {a2a::fft::Kind::dct1, a2a::fft::Kind::dct1, a2a::fft::Kind::dct1};
     dct1_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_dct);
+    const Grid plus_one{grid[0] + 1, grid[1] + 1, grid[2] + 1};
+    o_dct.n = plus_one;
+    o_dct.in = a2a::fft::slab_box(plus_one, procs, rank);
+    o_dct.out = a2a::fft::pencil_box(plus_one, 0, procs, rank);
+    dct1_plus_one_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_dct);
     single_ = complex_arrays(seeds, in_count, count);
     triple_ = complex_arrays(seeds, 3 * in_count, 3 * count);
     real_.in.assign(seeds.begin(), seeds.begin() + static_cast<std::ptrdiff_t>(in_count));
     real_.spectrum.resize(count);
     real_.back.resize(in_count);
+    const auto in_plus_one = dct1_plus_one_->input_elements();
+    real_plus_one_.in.assign(seeds.begin(),
+                             seeds.begin() + static_cast<std::ptrdiff_t>(in_plus_one));
+    real_plus_one_.spectrum.resize(std::max(in_plus_one, dct1_plus_one_->output_elements()));
+    real_plus_one_.back.resize(in_plus_one);
   }
 
   void add_to(std::vector<Series>& series) {
@@ -144,6 +156,7 @@ class LibrarySeries {
     series.push_back(of("box_dct2", *dct_, real_));
     series.push_back(of("box_dct4", *dct4_, real_));
     series.push_back(of("box_dct1", *dct1_, real_));
+    series.push_back(of("box_dct1_n_plus_1", *dct1_plus_one_, real_plus_one_));
   }
 
  private:
@@ -170,9 +183,9 @@ class LibrarySeries {
 
   std::unique_ptr<a2a::fft::Fft3d<double>> fft3d_;
   std::unique_ptr<a2a::fft::BoxFft<double>> box_, general_, batch_, batch_apart_, batch_transposed_,
-      batch_transposed_apart_, dct_, dct4_, dct1_;
+      batch_transposed_apart_, dct_, dct4_, dct1_, dct1_plus_one_;
   Transformed<Complex> single_, triple_;
-  Transformed<double> real_;
+  Transformed<double> real_, real_plus_one_;
 };
 
 #ifdef A2A_WITH_FFTW_MPI
@@ -312,9 +325,11 @@ int main(int argc, char** argv) {
   const unsigned flags = planner == "measure" ? FFTW_MEASURE : FFTW_ESTIMATE;
   int procs = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &procs);
-  const std::int64_t largest = std::max(a2a::fft::slab_box(grid, procs, rank).count(),
-                                        a2a::fft::slab_box(grid, procs, rank, 1).count());
-  // Enough for 3 complex fields of this rank's larger box.
+  const std::int64_t largest =
+      std::max({a2a::fft::slab_box(grid, procs, rank).count(),
+                a2a::fft::slab_box(grid, procs, rank, 1).count(),
+                a2a::fft::slab_box({n + 1, n + 1, n + 1}, procs, rank).count()});
+  // Enough for 3 complex fields of this rank's larger box (and the real (N+1)^3 slab).
   const std::vector<double> seeds = seeded(static_cast<std::size_t>(6 * largest));
 #ifdef A2A_WITH_FFTW_MPI
   fftw_mpi_init();

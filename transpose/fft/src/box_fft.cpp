@@ -24,6 +24,7 @@
 #include "a2a/fft/fft3d.hpp"
 #include "a2a/topology.hpp"
 #include "box_plan.hpp"
+#include "extended_trig.hpp"
 #include "fft3d_logic.hpp"
 #include "fftw.hpp"
 #include "half_length_dct4.hpp"
@@ -146,8 +147,8 @@ struct BoxFft<Real>::Impl {
   // arrays.
   struct Op {
     enum Type { copy, reshape, transform, scale, to_internal, from_internal } type = copy;
-    // trig: a DCT/DST through TrigLines (PairedTrig, HalfLengthDct4), its scratch the other
-    // work array.
+    // trig: a DCT/DST through TrigLines (PairedTrig, HalfLengthDct4, ExtendedTrig), its
+    // scratch the other work array.
     enum Call { dft, r2r, r2c, c2r, trig } call = dft;
     int src = kCallerIn, dst = kCallerIn;
     Redistribution* exchange = nullptr;
@@ -330,25 +331,29 @@ struct BoxFft<Real>::Impl {
   }
   // Whether a transform of kind k along `axis` of box b runs through TrigLines rather than
   // FFTW's r2r (line by line): type IV of even length (HalfLengthDct4, each line its own DFT);
-  // types II and III (PairedTrig) where the two lines it pairs, whose values then share one DFT
-  // (a NaN or a huge value in one reaches the other), are lines this plan mixes anyway: a
-  // complex value's real and imaginary parts (some axis is a DFT), or, for one real field,
-  // neighbouring lines of a grid transformed along every axis. Real batches and grids with an
-  // axis of kind none keep FFTW's r2r for types II and III.
+  // types I (ExtendedTrig), II and III (PairedTrig) where the two lines they pair, whose values
+  // then share one DFT (a NaN or a huge value in one reaches the other), are lines this plan
+  // mixes anyway: a complex value's real and imaginary parts (some axis is a DFT), or, for one
+  // real field, neighbouring lines of a grid transformed along every axis. Real batches and
+  // grids with an axis of kind none keep FFTW's r2r for types I, II and III.
   bool own_lines(Kind k, const Box& b, int axis, bool real_data) const {
-    if (HalfLengthDct4<Real>::serves(k, static_cast<std::size_t>(b.extent(axis)))) return true;
-    if (!PairedTrig<Real>::serves(k)) return false;
+    const auto n = static_cast<std::size_t>(b.extent(axis));
+    if (HalfLengthDct4<Real>::serves(k, n)) return true;
+    if (!PairedTrig<Real>::serves(k) && !ExtendedTrig<Real>::serves(k, n)) return false;
     if (!real_data) return true;
     return o.batch == 1 &&
            std::none_of(o.kinds.begin(), o.kinds.end(), [](Kind a) { return a == Kind::none; });
   }
-  // Which TrigLines serves kind k: HalfLengthDct4 for type IV, else PairedTrig.
+  // Which TrigLines serves kind k: HalfLengthDct4 for type IV, ExtendedTrig for type I, else
+  // PairedTrig.
   static bool type_four(Kind k) { return k == Kind::dct4 || k == Kind::dst4; }
+  static bool type_one(Kind k) { return k == Kind::dct1 || k == Kind::dst1; }
   // The complex values of scratch own_lines' transform of kind k along `axis` of b takes.
   std::size_t lines_scratch(Kind k, const Box& b, int axis, bool real_data) const {
     const auto [a, n, rest] = lines_along(b, axis, real_data, fields());
-    return type_four(k) ? HalfLengthDct4<Real>::scratch_size(a, n, rest)
-                        : PairedTrig<Real>::scratch_size(a, n, rest);
+    if (type_four(k)) return HalfLengthDct4<Real>::scratch_size(a, n, rest);
+    if (type_one(k)) return ExtendedTrig<Real>::scratch_size(k, a, n, rest);
+    return PairedTrig<Real>::scratch_size(a, n, rest);
   }
   // op.lines for kind k along `axis` of box b, its scratch the array at `scratch`.
   void make_trig(Op& op, const Box& b, int axis, Kind k, bool real_data, std::size_t fields,
@@ -358,6 +363,8 @@ struct BoxFft<Real>::Impl {
     auto* z = reinterpret_cast<Complex*>(scratch);
     if (type_four(k)) {
       trigs.push_back(std::make_unique<HalfLengthDct4<Real>>(k, a, n, rest, z, o.fftw_flags));
+    } else if (type_one(k)) {
+      trigs.push_back(std::make_unique<ExtendedTrig<Real>>(k, a, n, rest, z, o.fftw_flags));
     } else {
       trigs.push_back(std::make_unique<PairedTrig<Real>>(k, a, n, rest, z, o.fftw_flags));
     }

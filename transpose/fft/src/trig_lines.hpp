@@ -2,7 +2,7 @@
 // complex scratch array and one FFTW complex DFT over it (in place, or from one array into
 // another: its first pass reads the lines into the scratch, its last writes them back): what BoxFft
 // holds for the kinds it does not leave to FFTW's own r2r plans (paired_trig.hpp: types II and III;
-// half_length_dct4.hpp: type IV).
+// half_length_dct4.hpp: type IV; extended_trig.hpp: type I).
 #pragma once
 
 #include <complex>
