@@ -33,6 +33,7 @@ namespace a2a::fft {
 template <typename Real>
 class ExtendedTrig final : public TrigLines<Real> {
   using C = std::complex<Real>;
+  using Pairs = typename TrigLines<Real>::Pairs;
 
  public:
   // The kinds and lengths served (DCT-I needs two points; its length-1 case is an error
@@ -46,27 +47,31 @@ class ExtendedTrig final : public TrigLines<Real> {
   }
   // Complex values of scratch a box [A][n][B] takes.
   static std::size_t scratch_size(Kind k, std::size_t a, std::size_t n, std::size_t b) {
-    return b >= 2 ? a * extended(k, n) * ((b + 1) / 2) : (a + 1) / 2 * extended(k, n);
+    const Pairs pairs(a, b);
+    return pairs.outer * extended(k, n) * pairs.inner;
   }
 
   // Plans FFTW's DFT of the extended pairs on `scratch` (scratch_size values) with `flags`;
   // planned() is false where FFTW makes none (FFTW_WISDOM_ONLY without the wisdom).
   ExtendedTrig(Kind kind, std::size_t a, std::size_t n, std::size_t b, C* scratch, unsigned flags)
-      : sine_(kind == Kind::dst1), a_(a), n_(n), b_(b), m_(extended(kind, n)) {
-    outer_ = b >= 2 ? a : (a + 1) / 2;
-    inner_ = b >= 2 ? (b + 1) / 2 : 1;
+      : sine_(kind == Kind::dst1),
+        a_(a),
+        n_(n),
+        b_(b),
+        m_(extended(kind, n)),
+        outer_(Pairs(a, b).outer),
+        inner_(Pairs(a, b).inner) {
     this->plan_lines(outer_, m_, inner_, scratch, FFTW_FORWARD, flags);
   }
 
-  // Transforms every line of `in` ([A][n][B] reals) into `out` (in place where the same),
-  // through `scratch`, times `factor`.
-  void run(const Real* in, Real* out, C* scratch, Real factor = 1) const override {
-    extend(in, scratch);
-    this->transform_lines(scratch);
+ private:
+  // The lines of `in` ([A][n][B] reals) extended into the scratch; its DFTs taken apart into
+  // `out`.
+  void into_scratch(const Real* in, C* scratch) const override { extend(in, scratch); }
+  void out_of_scratch(const C* scratch, Real* out, Real factor) const override {
     take(scratch, out, factor);
   }
 
- private:
   // Where point j of a line sits in the extension, and where its mirror (negated for DST-I)
   // does.
   std::size_t at(std::size_t j) const { return sine_ ? j + 1 : j; }
@@ -170,7 +175,7 @@ class ExtendedTrig final : public TrigLines<Real> {
   }
 
   bool sine_;
-  std::size_t a_, n_, b_, m_, outer_ = 0, inner_ = 0;
+  std::size_t a_, n_, b_, m_, outer_, inner_;
 };
 
 }  // namespace a2a::fft

@@ -59,15 +59,13 @@ class HalfLengthDct4 final : public TrigLines<Real> {
     this->plan_lines(a, m, b, scratch, FFTW_FORWARD, flags);
   }
 
-  // Transforms every line of `in` ([A][n][B] reals) into `out` (in place where the same),
-  // through `scratch`, times `factor`.
-  void run(const Real* in, Real* out, C* scratch, Real factor = 1) const override {
-    fold(in, scratch);
-    this->transform_lines(scratch);
+ private:
+  // The lines of `in` ([A][n][B] reals) folded into the scratch; its DFTs unfolded into `out`.
+  void into_scratch(const Real* in, C* scratch) const override { fold(in, scratch); }
+  void out_of_scratch(const C* scratch, Real* out, Real factor) const override {
     unfold(scratch, out, factor);
   }
 
- private:
   // t[j] = (x[2j] + i x[n-1-2j]) before[j]; a DST reads the line reversed: the two swap.
   A2A_VECTOR_CLONES
   void fold(const Real* x, C* z) const {

@@ -43,6 +43,7 @@ namespace a2a::fft {
 template <typename Real>
 class PairedTrig final : public TrigLines<Real> {
   using C = std::complex<Real>;
+  using Pairs = typename TrigLines<Real>::Pairs;
 
  public:
   // The kinds served.
@@ -51,42 +52,33 @@ class PairedTrig final : public TrigLines<Real> {
   }
   // Complex values of scratch a box [A][n][B] takes.
   static std::size_t scratch_size(std::size_t a, std::size_t n, std::size_t b) {
-    return b >= 2 ? a * n * ((b + 1) / 2) : (a + 1) / 2 * n;
+    const typename TrigLines<Real>::Pairs pairs(a, b);
+    return pairs.outer * n * pairs.inner;
   }
 
   // Plans FFTW's DFT of the pairs on `scratch` (scratch_size values) with `flags`; planned()
   // is false where FFTW makes none (FFTW_WISDOM_ONLY without the wisdom).
   PairedTrig(Kind kind, std::size_t a, std::size_t n, std::size_t b, C* scratch, unsigned flags)
-      : kind_(kind), a_(a), n_(n), b_(b) {
-    const bool second = kind == Kind::dct2 || kind == Kind::dst2;
-    outer_ = b >= 2 ? a : (a + 1) / 2;
-    inner_ = b >= 2 ? (b + 1) / 2 : 1;
+      : kind_(kind), a_(a), n_(n), b_(b), outer_(Pairs(a, b).outer), inner_(Pairs(a, b).inner) {
     twiddle_.resize(n);
     for (std::size_t k = 0; k < n; ++k) {  // e^{-i pi k / 2n}, in double
       const double angle = -M_PI * static_cast<double>(k) / (2.0 * static_cast<double>(n));
       twiddle_[k] = C(static_cast<Real>(std::cos(angle)), static_cast<Real>(std::sin(angle)));
     }
-    this->plan_lines(outer_, n, inner_, scratch, second ? FFTW_FORWARD : FFTW_BACKWARD, flags);
-  }
-
-  // Transforms every line of `in` ([A][n][B] reals) into `out` (in place where the same),
-  // through `scratch`, times `factor`.
-  void run(const Real* in, Real* out, C* scratch, Real factor = 1) const override {
-    const bool second = kind_ == Kind::dct2 || kind_ == Kind::dst2;
-    if (second) {
-      reorder_in(in, scratch);
-    } else {
-      twiddle_in(in, scratch);
-    }
-    this->transform_lines(scratch);
-    if (second) {
-      twiddle_out(scratch, out, factor);
-    } else {
-      reorder_out(scratch, out, factor);
-    }
+    this->plan_lines(outer_, n, inner_, scratch, second() ? FFTW_FORWARD : FFTW_BACKWARD, flags);
   }
 
  private:
+  // Type II: the lines of `in` ([A][n][B] reals) reordered into the scratch, its DFTs
+  // twiddled into `out`; type III: twiddled in, reordered out.
+  bool second() const { return kind_ == Kind::dct2 || kind_ == Kind::dst2; }
+  void into_scratch(const Real* in, C* scratch) const override {
+    second() ? reorder_in(in, scratch) : twiddle_in(in, scratch);
+  }
+  void out_of_scratch(const C* scratch, Real* out, Real factor) const override {
+    second() ? twiddle_out(scratch, out, factor) : reorder_out(scratch, out, factor);
+  }
+
   // Where value j of a line goes in the reordered line v.
   std::size_t position(std::size_t j) const { return j % 2 == 0 ? j / 2 : n_ - 1 - j / 2; }
   // The pairs, as pointers: pair (o, i)'s two lines start at x + first, x + first + 1 (along B)
@@ -280,7 +272,7 @@ class PairedTrig final : public TrigLines<Real> {
   }
 
   Kind kind_;
-  std::size_t a_, n_, b_, outer_ = 0, inner_ = 0;
+  std::size_t a_, n_, b_, outer_, inner_;
   std::vector<C> twiddle_;
 };
 

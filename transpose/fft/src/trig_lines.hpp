@@ -24,14 +24,26 @@ class TrigLines {
   TrigLines& operator=(const TrigLines&) = delete;
 
   // Transforms every line of `in` into `out` (the same array, or one of the same size), through
-  // `scratch`, the results times `factor`.
-  virtual void run(const Real* in, Real* out, std::complex<Real>* scratch,
-                   Real factor = 1) const = 0;
+  // `scratch`, the results times `factor`: a pass into the scratch, FFTW's DFT there, a pass
+  // back.
+  void run(const Real* in, Real* out, std::complex<Real>* scratch, Real factor = 1) const {
+    into_scratch(in, scratch);
+    transform_lines(scratch);
+    out_of_scratch(scratch, out, factor);
+  }
   // False where FFTW made no plan (FFTW_WISDOM_ONLY without the wisdom).
   bool planned() const { return plan_ != nullptr; }
 
  protected:
   TrigLines() = default;
+  // Two real lines of a box [A][n][B] share one complex line: neighbours along B where B >= 2
+  // (the scratch [A][length][ceil(B/2)] complex), else along A ([ceil(A/2)][length]); an odd
+  // line out is paired with zeros.
+  struct Pairs {
+    std::size_t outer, inner;
+    Pairs(std::size_t a, std::size_t b)
+        : outer(b >= 2 ? a : (a + 1) / 2), inner(b >= 2 ? (b + 1) / 2 : 1) {}
+  };
   // Plans FFTW's DFT (sign FFTW_FORWARD or FFTW_BACKWARD) of every line along the middle axis of
   // scratch, [outer][length][inner] complex values, in place.
   void plan_lines(std::size_t outer, std::size_t length, std::size_t inner,
@@ -44,12 +56,17 @@ class TrigLines {
     auto* z = reinterpret_cast<typename F::complex*>(scratch);
     plan_ = F::guru64(1, &line, 2, how, z, z, sign, flags);
   }
+  // The passes around the DFT: every line of `in` into the scratch, and the scratch's DFTs
+  // into the lines of `out`, times `factor`.
+  virtual void into_scratch(const Real* in, std::complex<Real>* scratch) const = 0;
+  virtual void out_of_scratch(const std::complex<Real>* scratch, Real* out, Real factor) const = 0;
+
+ private:
   void transform_lines(std::complex<Real>* scratch) const {
     auto* z = reinterpret_cast<typename F::complex*>(scratch);
     F::execute(plan_, z, z);
   }
 
- private:
   typename F::plan plan_ = nullptr;
 };
 
