@@ -53,4 +53,23 @@ if(A2A_WITH_FFTW)
   target_link_libraries(test_trig_lines PRIVATE a2a::fft)
   add_test(NAME fft.trig_lines COMMAND test_trig_lines)
   set_tests_properties(fft.trig_lines PROPERTIES TIMEOUT 60)
+  # The same on older CPUs, emulated by qemu-user: its passes are compiled for AVX-512, AVX2 and
+  # the baseline (vector_clones.hpp), and this machine runs only the widest. Nehalem (SSE4.2)
+  # runs the baseline clone, Haswell the AVX2 one; an AVX-512 instruction there is an illegal
+  # instruction, so a wrong pick fails too. GCC on x86-64 only, where the clones exist.
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64" AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU"
+     AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 12 AND NOT A2A_SANITIZE)
+    find_program(A2A_QEMU_X86_64 qemu-x86_64)
+    if(A2A_QEMU_X86_64)
+      foreach(cpu Nehalem Haswell)
+        add_test(NAME fft.trig_lines_on_${cpu}
+                 COMMAND ${A2A_QEMU_X86_64} -cpu ${cpu} $<TARGET_FILE:test_trig_lines>)
+        set_tests_properties(fft.trig_lines_on_${cpu} PROPERTIES TIMEOUT 120
+                             PASS_REGULAR_EXPRESSION "trig_lines: [0-9]+ passed, 0 failed")
+      endforeach()
+    else()
+      message(STATUS "qemu-x86_64 not found (Debian: qemu-user): fft.trig_lines_on_{Nehalem,Haswell} "
+                     "not registered")
+    endif()
+  endif()
 endif()
