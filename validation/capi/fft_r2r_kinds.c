@@ -1,9 +1,10 @@
 /* The FFT library's real-to-real kinds from a plain C program (a2a/fft.h, built with the MPI C
  * compiler as a user builds it): x-slabs in, x-pencils out, a kind per axis, each against serial
  * FFTW's own fftw_plan_r2r_3d of the whole grid and its round trip. Odd and even sizes (types
- * II/III paired along either side, type IV of even length through half-length DFTs, type I and
- * odd type IV on FFTW's r2r), ranks with empty boxes at P = 5, double and float; then a batch of
- * two fields whose field 0 is all NaN: field 1 must come out as FFTW gives it, field 0 NaN.
+ * II/III paired along either side, types I through their lines' extensions, type IV of even length
+ * through half-length DFTs, odd type IV on FFTW's r2r), ranks with empty boxes at P = 5, double
+ * and float; then batches of two fields whose field 0 is all NaN (types II, IV, I: a real batch
+ * keeps FFTW's r2r where lines would pair): field 1 must come out as FFTW gives it, field 0 NaN.
  * Prints "r2r_kinds: N passed, M failed". */
 #include <a2a/fft.h>
 #include <fftw3.h>
@@ -133,8 +134,10 @@ int main(int argc, char** argv) {
     run(grids[g], fours, 1, 0, 0, rank, procs);
     run(grids[g], ones, 1, 0, 0, rank, procs);
     run(grids[g], mixed, 1, 0, 1, rank, procs); /* float */
-    run(grids[g], dct2, 2, 1, 0, rank, procs);  /* a NaN field beside a finite one */
+    run(grids[g], ones, 1, 0, 1, rank, procs);
+    run(grids[g], dct2, 2, 1, 0, rank, procs); /* a NaN field beside a finite one */
     run(grids[g], fours, 2, 1, 0, rank, procs);
+    run(grids[g], ones, 2, 1, 0, rank, procs);
   }
   return finish("r2r_kinds", rank);
 }

@@ -372,7 +372,7 @@ if(TARGET a2a_fft)
   a2a_fft_c_program(tuned_slabs 20 2 3 5)
   # The real-to-real kinds: every type against serial FFTW's fftw_plan_r2r_3d, odd and even
   # sizes, empty ranks at P = 5, float, a NaN field in a batch.
-  a2a_fft_c_program(r2r_kinds 14 1 2 5)
+  a2a_fft_c_program(r2r_kinds 18 1 2 5)
   # Batches (interleaved, contiguous: field by field, and on FFTW-MPI's boxes one field at a
   # time on the tuned path) and the general path's first and last transforms on malloc'd
   # arrays, aligned and not; an r2c along z alone, whose backward must leave the spectrum as it

@@ -329,41 +329,50 @@ struct BoxFft<Real>::Impl {
     }
     return v;
   }
-  // Whether a transform of kind k along `axis` of box b runs through TrigLines rather than
+  // Which TrigLines, if any, runs a transform of kind k along `axis` of box b rather than
   // FFTW's r2r (line by line): type IV of even length (HalfLengthDct4, each line its own DFT);
   // types I (ExtendedTrig), II and III (PairedTrig) where the two lines they pair, whose values
   // then share one DFT (a NaN or a huge value in one reaches the other), are lines this plan
   // mixes anyway: a complex value's real and imaginary parts (some axis is a DFT), or, for one
   // real field, neighbouring lines of a grid transformed along every axis. Real batches and
   // grids with an axis of kind none keep FFTW's r2r for types I, II and III.
-  bool own_lines(Kind k, const Box& b, int axis, bool real_data) const {
+  enum class Lines { fftw, half_length_dct4, extended, paired };
+  Lines own_lines(Kind k, const Box& b, int axis, bool real_data) const {
     const auto n = static_cast<std::size_t>(b.extent(axis));
-    if (HalfLengthDct4<Real>::serves(k, n)) return true;
-    if (!PairedTrig<Real>::serves(k) && !ExtendedTrig<Real>::serves(k, n)) return false;
-    if (!real_data) return true;
-    return o.batch == 1 &&
-           std::none_of(o.kinds.begin(), o.kinds.end(), [](Kind a) { return a == Kind::none; });
+    if (HalfLengthDct4<Real>::serves(k, n)) return Lines::half_length_dct4;
+    const Lines paired = ExtendedTrig<Real>::serves(k, n) ? Lines::extended
+                         : PairedTrig<Real>::serves(k)    ? Lines::paired
+                                                          : Lines::fftw;
+    const bool mixed_anyway =
+        !real_data || (o.batch == 1 && std::none_of(o.kinds.begin(), o.kinds.end(),
+                                                    [](Kind a) { return a == Kind::none; }));
+    return mixed_anyway ? paired : Lines::fftw;
   }
-  // Which TrigLines serves kind k: HalfLengthDct4 for type IV, ExtendedTrig for type I, else
-  // PairedTrig.
-  static bool type_four(Kind k) { return k == Kind::dct4 || k == Kind::dst4; }
-  static bool type_one(Kind k) { return k == Kind::dct1 || k == Kind::dst1; }
-  // The complex values of scratch own_lines' transform of kind k along `axis` of b takes.
-  std::size_t lines_scratch(Kind k, const Box& b, int axis, bool real_data) const {
+  // The complex values of scratch the TrigLines `lines` along `axis` of b takes.
+  std::size_t lines_scratch(Lines lines, Kind k, const Box& b, int axis, bool real_data) const {
     const auto [a, n, rest] = lines_along(b, axis, real_data, fields());
-    if (type_four(k)) return HalfLengthDct4<Real>::scratch_size(a, n, rest);
-    if (type_one(k)) return ExtendedTrig<Real>::scratch_size(k, a, n, rest);
-    return PairedTrig<Real>::scratch_size(a, n, rest);
+    switch (lines) {
+      case Lines::half_length_dct4:
+        return HalfLengthDct4<Real>::scratch_size(a, n, rest);
+      case Lines::extended:
+        return ExtendedTrig<Real>::scratch_size(k, a, n, rest);
+      case Lines::paired:
+        return PairedTrig<Real>::scratch_size(a, n, rest);
+      case Lines::fftw:
+        break;
+    }
+    return 0;
   }
-  // op.lines for kind k along `axis` of box b, its scratch the array at `scratch`.
-  void make_trig(Op& op, const Box& b, int axis, Kind k, bool real_data, std::size_t fields,
-                 std::byte* scratch, bool& planned) {
+  // op.lines: the TrigLines `lines` for kind k along `axis` of box b, its scratch the array at
+  // `scratch`.
+  void make_trig(Op& op, Lines lines, const Box& b, int axis, Kind k, bool real_data,
+                 std::size_t fields, std::byte* scratch, bool& planned) {
     if (b.empty()) return;
     const auto [a, n, rest] = lines_along(b, axis, real_data, fields);
     auto* z = reinterpret_cast<Complex*>(scratch);
-    if (type_four(k)) {
+    if (lines == Lines::half_length_dct4) {
       trigs.push_back(std::make_unique<HalfLengthDct4<Real>>(k, a, n, rest, z, o.fftw_flags));
-    } else if (type_one(k)) {
+    } else if (lines == Lines::extended) {
       trigs.push_back(std::make_unique<ExtendedTrig<Real>>(k, a, n, rest, z, o.fftw_flags));
     } else {
       trigs.push_back(std::make_unique<PairedTrig<Real>>(k, a, n, rest, z, o.fftw_flags));
@@ -422,7 +431,7 @@ struct BoxFft<Real>::Impl {
         const logic::Step& step = steps[forward ? i : steps.size() - 1 - i];
         const Kind kind = forward ? step.kind : logic::inverse(step.kind);
         if (step.type == logic::Step::reshape || step.r2c ||
-            own_lines(kind, box, step.axis, step.real)) {
+            own_lines(kind, box, step.axis, step.real) != Lines::fftw) {
           return false;
         }
       }
@@ -459,7 +468,8 @@ struct BoxFft<Real>::Impl {
       // FFTW's DFTs of unit-stride lines (axis 2, one field or fields apart); FFTW's plans for
       // it are made out of place from the other work array (stand_in). Elsewhere a copy first,
       // then the plan in place.
-      const bool trig = !step.r2c && own_lines(kind, at.box, step.axis, step.real);
+      const Lines lines = step.r2c ? Lines::fftw : own_lines(kind, at.box, step.axis, step.real);
+      const bool trig = lines != Lines::fftw;
       const bool straight =
           trig || (step.r2c && forward) || (!step.r2c && step.axis == 2 && per_point() == 1);
       if (at.array == kCallerIn && !straight) move(Op::copy, {kWorkA, at.box, at.real}, {0, 1, 2});
@@ -494,7 +504,7 @@ struct BoxFft<Real>::Impl {
       } else if (trig) {
         op.call = Op::trig;
         op.scratch = other(op.dst);
-        make_trig(op, at.box, step.axis, kind, step.real, static_cast<std::size_t>(fields),
+        make_trig(op, lines, at.box, step.axis, kind, step.real, static_cast<std::size_t>(fields),
                   arrays[op.scratch], planned);
         at.array = op.dst;
       } else {
@@ -793,9 +803,10 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
     most = std::max(most, static_cast<std::size_t>(m.mine(step.boxes).count()) *
                               m.element_bytes(step.real && !step.r2c));
     const Box& b = m.mine(step.boxes);
-    if (step.type == logic::Step::transform && !step.r2c &&
-        m.own_lines(step.kind, b, step.axis, step.real)) {
-      most = std::max(most, m.lines_scratch(step.kind, b, step.axis, step.real) * sizeof(Complex));
+    if (step.type == logic::Step::transform && !step.r2c) {
+      const auto lines = m.own_lines(step.kind, b, step.axis, step.real);
+      most = std::max(most,
+                      m.lines_scratch(lines, step.kind, b, step.axis, step.real) * sizeof(Complex));
     }
   }
   m.buffer_bytes = (std::max<std::size_t>(most, 1) + 63) / 64 * 64;

@@ -73,12 +73,12 @@ class ExtendedTrig final : public TrigLines<Real> {
   }
 
   // Where point j of a line sits in the extension, and where its mirror (negated for DST-I)
-  // does.
+  // does; the points with a mirror of their own are [first, last) (DCT-I's ends are not: they
+  // are the extension's points 0 and n - 1 once only).
   std::size_t at(std::size_t j) const { return sine_ ? j + 1 : j; }
   std::size_t mirror(std::size_t j) const { return m_ - at(j); }
-  // Whether point j has a mirror of its own (DCT-I's ends do not: they are the extension's
-  // points 0 and n - 1 once only).
-  bool mirrored(std::size_t j) const { return sine_ || (j != 0 && j != n_ - 1); }
+  std::size_t first() const { return sine_ ? 0 : 1; }
+  std::size_t last() const { return sine_ ? n_ : n_ - 1; }
   template <typename Z>  // C or const C
   Z* row(Z* z, std::size_t o, std::size_t k) const {
     return z + (o * m_ + k) * inner_;
@@ -90,34 +90,32 @@ class ExtendedTrig final : public TrigLines<Real> {
     for (std::size_t o = 0; o < outer_; ++o) {
       if (b_ >= 2) {
         // Rows of B reals: point j of every line of row o, the pairs' values side by side.
-        for (std::size_t j = 0; j < n_; ++j) {
+        auto copy_row = [&](std::size_t j, std::size_t k, Real sign) {
           const Real* in = x + (o * n_ + j) * b_;
-          Real* here = reinterpret_cast<Real*>(row(z, o, at(j)));
+          Real* out = reinterpret_cast<Real*>(row(z, o, k));
           for (std::size_t v = 0; v < b_; ++v)
-            here[v] = in[v];
-          if (b_ % 2 == 1) here[b_] = 0;
-          if (!mirrored(j)) continue;
-          Real* there = reinterpret_cast<Real*>(row(z, o, mirror(j)));
-          for (std::size_t v = 0; v < b_; ++v)
-            there[v] = odd * in[v];
-          if (b_ % 2 == 1) there[b_] = 0;
-        }
+            out[v] = sign * in[v];
+          if (b_ % 2 == 1) out[b_] = 0;
+        };
+        for (std::size_t j = 0; j < n_; ++j)
+          copy_row(j, at(j), Real(1));
+        for (std::size_t j = first(); j < last(); ++j)
+          copy_row(j, mirror(j), odd);
       } else {
         // Two plain loops, the odd line out chosen outside them: the points forward from
-        // at(0), the mirrored ones (DCT-I: 1 .. n-2; DST-I: all) backward from mirror(first).
+        // at(0), the mirrored ones (DCT-I: 1 .. n-2; DST-I: all) backward from mirror(first()).
         const Real* a = x + 2 * o * n_;
         const Real* b = 2 * o + 1 < a_ ? a + n_ : nullptr;
         Real* line = reinterpret_cast<Real*>(row(z, o, 0));
         Real* here = line + 2 * at(0);
-        const std::size_t first = sine_ ? 0 : 1, last = sine_ ? n_ : n_ - 1;  // [first, last)
-        Real* there = line + 2 * mirror(first);
+        Real* there = line + 2 * mirror(first());
         auto points = [&](auto two) {
           for (std::size_t j = 0; j < n_; ++j) {
             here[2 * j] = a[j];
             here[2 * j + 1] = two ? b[j] : Real(0);
           }
-          for (std::size_t j = first; j < last; ++j) {
-            const std::size_t back = 2 * (j - first);
+          for (std::size_t j = first(); j < last(); ++j) {
+            const std::size_t back = 2 * (j - first());
             there[-static_cast<std::ptrdiff_t>(back)] = odd * a[j];
             there[1 - static_cast<std::ptrdiff_t>(back)] = two ? odd * b[j] : Real(0);
           }
