@@ -38,6 +38,20 @@ std::size_t line_dims(const Box& b, int axis, int cut, std::int64_t lo, std::int
   return cut < 0 ? 0 : static_cast<std::size_t>(lo * stride[static_cast<std::size_t>(cut)]);
 }
 
+// Adds the seconds of its lifetime to `seconds`: a fused transform's copies into and out of the
+// peers' memory, timed apart from the plane transforms they sit among, count as transposes.
+class Stopwatch {
+ public:
+  explicit Stopwatch(double& seconds) : seconds_(seconds), start_(MPI_Wtime()) {}
+  ~Stopwatch() { seconds_ += MPI_Wtime() - start_; }
+  Stopwatch(const Stopwatch&) = delete;
+  Stopwatch& operator=(const Stopwatch&) = delete;
+
+ private:
+  double& seconds_;
+  double start_;
+};
+
 // What a choice of local ways depends on, as a key of the remembered ways (ways.hpp): the
 // precision, the transform, the grid, the process grid, the pipeline and FFTW's planner.
 template <typename Real>
@@ -958,7 +972,9 @@ void Fft3d<Real>::forward_fused(const Scatter& scatter, Complex* final_out, bool
   Complex* out = natural_ ? natural_work_.data() : final_out;
   const bool own_in_out = yxz_ && out_apart && x_planes_forward_->fills() &&
                           Fftw<Real>::alignment_of(out) == x_planes_forward_->dst_alignment();
+  double copying = 0;  // the rows' copies, timed apart: they are the transpose
   scatter([&](std::int64_t i, const Complex* plane) {
+    const Stopwatch copy(copying);
     for (std::size_t k = 0; k < fill_slices_.size(); ++k) {
       const Slice& s = fill_slices_[k];
       if (yxz_) {
@@ -979,19 +995,22 @@ void Fft3d<Real>::forward_fused(const Scatter& scatter, Complex* final_out, bool
   double t2 = MPI_Wtime();
   const auto* x = static_cast<const Complex*>(r.end_fill(out));
   backward_window_read_ = true;  // each rank read it in the backward, before this fence
-  transpose_seconds += (t1 - t0) + (MPI_Wtime() - t2);
-  compute_seconds += t2 - t1;
+  transpose_seconds += (t1 - t0) + (MPI_Wtime() - t2) + copying;
+  compute_seconds += t2 - t1 - copying;
   if (own_in_out) {  // each y-plane: the peers' x ranges from the window, then transformed
     const double t3 = MPI_Wtime();
     const std::int64_t plane = nx * row, mine = boxes_[1].extent(0) * row;
+    copying = 0;
     x_planes_forward_->run_filled(out, [&](std::int64_t y, Complex* to) {
+      const Stopwatch copy(copying);
       const Complex* from = x + y * plane;
       std::memcpy(to, from, static_cast<std::size_t>(x0 * row) * sizeof(Complex));
       const std::int64_t after = x0 * row + mine;
       std::memcpy(to + after, from + after,
                   static_cast<std::size_t>(plane - after) * sizeof(Complex));
     });
-    compute_seconds += MPI_Wtime() - t3;
+    transpose_seconds += copying;
+    compute_seconds += MPI_Wtime() - t3 - copying;
   } else if (yxz_) {
     x_planes(*x_planes_forward_, x, out);
   } else {
@@ -1024,7 +1043,9 @@ void Fft3d<Real>::backward_fused(const Complex* in, const Gather& gather) {
     sources[k] = r.read_source(read_slices_[k].peer);
   double t1 = MPI_Wtime();
   const std::int64_t x0 = boxes_[1].lo[0], nx = boxes_[2].extent(0);  // as forward_fused's
+  double copying = 0;                                                 // as forward_fused's
   gather([&](std::int64_t i, Complex* plane) {
+    const Stopwatch copy(copying);
     for (std::size_t k = 0; k < read_slices_.size(); ++k) {
       const Slice& s = read_slices_[k];
       if (yxz_) {
@@ -1044,8 +1065,8 @@ void Fft3d<Real>::backward_fused(const Complex* in, const Gather& gather) {
   double t2 = MPI_Wtime();
   r.end_read();
   forward_window_read_ = true;
-  transpose_seconds += (t1 - t0) + (MPI_Wtime() - t2);
-  compute_seconds += t2 - t1;
+  transpose_seconds += (t1 - t0) + (MPI_Wtime() - t2) + copying;
+  compute_seconds += t2 - t1 - copying;
 }
 
 // Each y-plane of the spectrum transformed along x into a scratch and its rows pushed into the
@@ -1065,7 +1086,9 @@ const typename Fft3d<Real>::Complex* Fft3d<Real>::push_rows(const Complex* in, C
   // Receiver q's window holds its x-planes [x][y][z] whole; this rank's piece starts at its
   // rows of the first plane (the pieces lie in rank order: every rank before it has the
   // y-planes before its own).
+  double copying = 0;  // as forward_fused's
   x_planes_backward_->run_scatter(in, [&](std::int64_t y, const Complex* plane) {
+    const Stopwatch copy(copying);
     for (std::size_t k = 0; k < push_slices_.size(); ++k) {
       const Slice& s = push_slices_[k];
       Complex* x_planes = own != nullptr && s.peer == col_rank_
@@ -1081,8 +1104,8 @@ const typename Fft3d<Real>::Complex* Fft3d<Real>::push_rows(const Complex* in, C
   const auto* window = static_cast<const Complex*>(r.end_fill(nullptr));
   forward_window_read_ = true;  // each rank read it in the forward, before this fence
   double t3 = MPI_Wtime();
-  transpose_seconds += (t1 - t0) + (t3 - t2);
-  compute_seconds += t2 - t1;
+  transpose_seconds += (t1 - t0) + (t3 - t2) + copying;
+  compute_seconds += t2 - t1 - copying;
   return window;
 }
 
@@ -1096,15 +1119,18 @@ void Fft3d<Real>::backward_pushed(const Complex* in, Complex* out) {
   const Complex* window = push_rows(in, own_in_out ? out : nullptr);
   const double t0 = MPI_Wtime();
   const std::int64_t plane = ny * nz;
-  if (own_in_out) {  // each x-plane: the peers' rows from the window, then transformed
+  if (own_in_out) {      // each x-plane: the peers' rows from the window, then transformed
+    double copying = 0;  // as forward_fused's
     exit_planes_->run_filled(out, [&](std::int64_t i, Complex* to) {
+      const Stopwatch copy(copying);
       for (const Slice& s : pull_rows_) {
         if (s.peer == col_rank_) continue;
         std::memcpy(to + s.first_row * nz, window + i * plane + s.first_row * nz,
                     static_cast<std::size_t>(s.rows * nz) * sizeof(Complex));
       }
     });
-    compute_seconds += MPI_Wtime() - t0;
+    transpose_seconds += copying;
+    compute_seconds += MPI_Wtime() - t0 - copying;
   } else {  // the window holds the whole x-planes: from there into the caller's array
     auto planes = [this](const Complex* i, Complex* o) { exit_planes_->run(i, o); };
     const auto count = static_cast<std::size_t>(boxes_[0].count());
