@@ -12,6 +12,10 @@
 //                  (slabs in, [y][x][z] y-slabs out): like for like with fftw_mpi_c2c_x3_in_place
 //   box_c2c_x3_transposed_contiguous  the same 3 fields contiguous on those boxes (where the
 //                  grid splits evenly, one field's plan is the tuned path: run on each in turn)
+//   box_c2c_3_singles  the one-field plan of box_c2c_general run on each of the batch's 3
+//                  fields in turn (3 forward, then 3 backward): the 3 single transforms a batch
+//                  replaces, on 3 fields' memory as the batch's
+//   box_c2c_3_singles_transposed  the same with box_c2c's plan (FFTW-MPI's boxes and layout)
 //   box_dct2       BoxFft, DCT-II along every axis (real data, the same N^3), x-pencils out
 //   box_dct4       the same with DCT-IV
 //   box_dct1       the same with DCT-I (its logical size 2(N - 1): prime factors at N = 2^k)
@@ -133,6 +137,8 @@ class LibrarySeries {
     o_dct.in = a2a::fft::slab_box(plus_one, procs, rank);
     o_dct.out = a2a::fft::pencil_box(plus_one, 0, procs, rank);
     dct1_plus_one_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_dct);
+    in_count_ = in_count;
+    count_ = count;
     single_ = complex_arrays(seeds, in_count, count);
     triple_ = complex_arrays(seeds, 3 * in_count, 3 * count);
     real_.in.assign(seeds.begin(), seeds.begin() + static_cast<std::ptrdiff_t>(in_count));
@@ -153,6 +159,8 @@ class LibrarySeries {
     series.push_back(of("box_c2c_x3_contiguous", *batch_apart_, triple_));
     series.push_back(of("box_c2c_x3_transposed", *batch_transposed_, triple_));
     series.push_back(of("box_c2c_x3_transposed_contiguous", *batch_transposed_apart_, triple_));
+    series.push_back(three_singles("box_c2c_3_singles", *general_));
+    series.push_back(three_singles("box_c2c_3_singles_transposed", *box_));
     series.push_back(of("box_dct2", *dct_, real_));
     series.push_back(of("box_dct4", *dct4_, real_));
     series.push_back(of("box_dct1", *dct1_, real_));
@@ -181,6 +189,23 @@ class LibrarySeries {
             described};
   }
 
+  // A one-field plan on each of triple_'s 3 fields (field f at f in_count_ and f count_).
+  Series three_singles(const std::string& name, a2a::fft::BoxFft<double>& plan) {
+    return {name,
+            [this, &plan] {
+              for (std::size_t f = 0; f < 3; ++f)
+                plan.forward(triple_.in.data() + f * in_count_,
+                             triple_.spectrum.data() + f * count_);
+              for (std::size_t f = 0; f < 3; ++f)
+                plan.backward(triple_.spectrum.data() + f * count_,
+                              triple_.back.data() + f * in_count_);
+            },
+            [this] { return max_error(triple_.in, triple_.back); },
+            {},
+            plan.describe()};
+  }
+
+  std::size_t in_count_ = 0, count_ = 0;
   std::unique_ptr<a2a::fft::Fft3d<double>> fft3d_;
   std::unique_ptr<a2a::fft::BoxFft<double>> box_, general_, batch_, batch_apart_, batch_transposed_,
       batch_transposed_apart_, dct_, dct4_, dct1_, dct1_plus_one_;
