@@ -14,6 +14,7 @@
 #include "fft3d_logic.hpp"
 #include "fftw.hpp"
 #include "planes.hpp"
+#include "timed.hpp"
 #include "trial.hpp"
 
 namespace a2a::fft {
@@ -37,20 +38,6 @@ std::size_t line_dims(const Box& b, int axis, int cut, std::int64_t lo, std::int
   }
   return cut < 0 ? 0 : static_cast<std::size_t>(lo * stride[static_cast<std::size_t>(cut)]);
 }
-
-// Adds the seconds of its lifetime to `seconds`: a fused transform's copies into and out of the
-// peers' memory, timed apart from the plane transforms they sit among, count as transposes.
-class Stopwatch {
- public:
-  explicit Stopwatch(double& seconds) : seconds_(seconds), start_(MPI_Wtime()) {}
-  ~Stopwatch() { seconds_ += MPI_Wtime() - start_; }
-  Stopwatch(const Stopwatch&) = delete;
-  Stopwatch& operator=(const Stopwatch&) = delete;
-
- private:
-  double& seconds_;
-  double start_;
-};
 
 // What a choice of local ways depends on, as a key of the remembered ways (ways.hpp): the
 // precision, the transform, the grid, the process grid, the pipeline and FFTW's planner.
@@ -556,11 +543,6 @@ void Fft3d<Real>::run(const Lines& lines, Complex* array) {
 template <typename Real>
 const typename Fft3d<Real>::Complex* Fft3d<Real>::run_step(Step& step, Complex* in, Complex* out,
                                                            bool may_stay) {
-  auto timed = [this](auto&& f) {
-    const double t0 = MPI_Wtime();
-    f();
-    transpose_seconds += MPI_Wtime() - t0;
-  };
   if (step.local) {
     for (const Lines& lines : step.before)
       run(lines, in);
@@ -573,20 +555,20 @@ const typename Fft3d<Real>::Complex* Fft3d<Real>::run_step(Step& step, Complex* 
     if (!step.before.empty()) run(step.before[0], in);
     if (may_stay && step.after.empty()) {
       const void* arrived = nullptr;
-      timed([&] { arrived = step.parts[0].execute_in_window(in, out); });
+      timed(transpose_seconds, [&] { arrived = step.parts[0].execute_in_window(in, out); });
       return static_cast<const Complex*>(arrived);
     }
-    timed([&] { step.parts[0].execute(in, out); });
+    timed(transpose_seconds, [&] { step.parts[0].execute(in, out); });
     if (!step.after.empty()) run(step.after[0], out);
     return out;
   }
   for (std::size_t c = 0; c <= chunks; ++c) {
     if (c < chunks) {
       if (!step.before.empty()) run(step.before[c], in);
-      timed([&] { step.parts[c].start(in, out); });
+      timed(transpose_seconds, [&] { step.parts[c].start(in, out); });
     }
     if (c > 0) {
-      timed([&] { step.parts[c - 1].finish(); });
+      timed(transpose_seconds, [&] { step.parts[c - 1].finish(); });
       if (!step.after.empty()) run(step.after[c - 1], out);
     }
   }
@@ -972,45 +954,46 @@ void Fft3d<Real>::forward_fused(const Scatter& scatter, Complex* final_out, bool
   Complex* out = natural_ ? natural_work_.data() : final_out;
   const bool own_in_out = yxz_ && out_apart && x_planes_forward_->fills() &&
                           Fftw<Real>::alignment_of(out) == x_planes_forward_->dst_alignment();
-  double copying = 0;  // the rows' copies, timed apart: they are the transpose
+  double copying = 0;  // the rows' copies, timed apart (count_fused)
   scatter([&](std::int64_t i, const Complex* plane) {
-    const Stopwatch copy(copying);
-    for (std::size_t k = 0; k < fill_slices_.size(); ++k) {
-      const Slice& s = fill_slices_[k];
-      if (yxz_) {
-        Complex* peer = own_in_out && s.peer == col_rank_
-                            ? out
-                            : reinterpret_cast<Complex*>(targets[k]) - x0 * s.rows * row;
-        for (std::int64_t y = 0; y < s.rows; ++y) {
-          std::memcpy(peer + (y * nx + x0 + i) * row, plane + (s.first_row + y) * row,
-                      static_cast<std::size_t>(row) * sizeof(Complex));
+    timed(copying, [&] {
+      for (std::size_t k = 0; k < fill_slices_.size(); ++k) {
+        const Slice& s = fill_slices_[k];
+        if (yxz_) {
+          Complex* peer = own_in_out && s.peer == col_rank_
+                              ? out
+                              : reinterpret_cast<Complex*>(targets[k]) - x0 * s.rows * row;
+          for (std::int64_t y = 0; y < s.rows; ++y) {
+            std::memcpy(peer + (y * nx + x0 + i) * row, plane + (s.first_row + y) * row,
+                        static_cast<std::size_t>(row) * sizeof(Complex));
+          }
+          continue;
         }
-        continue;
+        const auto count = static_cast<std::size_t>(s.rows * row);
+        std::memcpy(targets[k] + static_cast<std::size_t>(i) * count * sizeof(Complex),
+                    plane + s.first_row * row, count * sizeof(Complex));
       }
-      const auto count = static_cast<std::size_t>(s.rows * row);
-      std::memcpy(targets[k] + static_cast<std::size_t>(i) * count * sizeof(Complex),
-                  plane + s.first_row * row, count * sizeof(Complex));
-    }
+    });
   });
   double t2 = MPI_Wtime();
   const auto* x = static_cast<const Complex*>(r.end_fill(out));
   backward_window_read_ = true;  // each rank read it in the backward, before this fence
-  transpose_seconds += (t1 - t0) + (MPI_Wtime() - t2) + copying;
-  compute_seconds += t2 - t1 - copying;
+  transpose_seconds += (t1 - t0) + (MPI_Wtime() - t2);
+  count_fused(t2 - t1, copying);
   if (own_in_out) {  // each y-plane: the peers' x ranges from the window, then transformed
     const double t3 = MPI_Wtime();
     const std::int64_t plane = nx * row, mine = boxes_[1].extent(0) * row;
     copying = 0;
     x_planes_forward_->run_filled(out, [&](std::int64_t y, Complex* to) {
-      const Stopwatch copy(copying);
-      const Complex* from = x + y * plane;
-      std::memcpy(to, from, static_cast<std::size_t>(x0 * row) * sizeof(Complex));
-      const std::int64_t after = x0 * row + mine;
-      std::memcpy(to + after, from + after,
-                  static_cast<std::size_t>(plane - after) * sizeof(Complex));
+      timed(copying, [&] {
+        const Complex* from = x + y * plane;
+        std::memcpy(to, from, static_cast<std::size_t>(x0 * row) * sizeof(Complex));
+        const std::int64_t after = x0 * row + mine;
+        std::memcpy(to + after, from + after,
+                    static_cast<std::size_t>(plane - after) * sizeof(Complex));
+      });
     });
-    transpose_seconds += copying;
-    compute_seconds += MPI_Wtime() - t3 - copying;
+    count_fused(MPI_Wtime() - t3, copying);
   } else if (yxz_) {
     x_planes(*x_planes_forward_, x, out);
   } else {
@@ -1045,28 +1028,29 @@ void Fft3d<Real>::backward_fused(const Complex* in, const Gather& gather) {
   const std::int64_t x0 = boxes_[1].lo[0], nx = boxes_[2].extent(0);  // as forward_fused's
   double copying = 0;                                                 // as forward_fused's
   gather([&](std::int64_t i, Complex* plane) {
-    const Stopwatch copy(copying);
-    for (std::size_t k = 0; k < read_slices_.size(); ++k) {
-      const Slice& s = read_slices_[k];
-      if (yxz_) {
-        const Complex* peer = reinterpret_cast<const Complex*>(sources[k]) - x0 * s.rows * row;
-        for (std::int64_t y = 0; y < s.rows; ++y) {
-          std::memcpy(plane + (s.first_row + y) * row, peer + (y * nx + x0 + i) * row,
-                      static_cast<std::size_t>(row) * sizeof(Complex));
+    timed(copying, [&] {
+      for (std::size_t k = 0; k < read_slices_.size(); ++k) {
+        const Slice& s = read_slices_[k];
+        if (yxz_) {
+          const Complex* peer = reinterpret_cast<const Complex*>(sources[k]) - x0 * s.rows * row;
+          for (std::int64_t y = 0; y < s.rows; ++y) {
+            std::memcpy(plane + (s.first_row + y) * row, peer + (y * nx + x0 + i) * row,
+                        static_cast<std::size_t>(row) * sizeof(Complex));
+          }
+          continue;
         }
-        continue;
+        const auto count = static_cast<std::size_t>(s.rows * row);
+        std::memcpy(plane + s.first_row * row,
+                    sources[k] + static_cast<std::size_t>(i) * count * sizeof(Complex),
+                    count * sizeof(Complex));
       }
-      const auto count = static_cast<std::size_t>(s.rows * row);
-      std::memcpy(plane + s.first_row * row,
-                  sources[k] + static_cast<std::size_t>(i) * count * sizeof(Complex),
-                  count * sizeof(Complex));
-    }
+    });
   });
   double t2 = MPI_Wtime();
   r.end_read();
   forward_window_read_ = true;
-  transpose_seconds += (t1 - t0) + (MPI_Wtime() - t2) + copying;
-  compute_seconds += t2 - t1 - copying;
+  transpose_seconds += (t1 - t0) + (MPI_Wtime() - t2);
+  count_fused(t2 - t1, copying);
 }
 
 // Each y-plane of the spectrum transformed along x into a scratch and its rows pushed into the
@@ -1088,24 +1072,25 @@ const typename Fft3d<Real>::Complex* Fft3d<Real>::push_rows(const Complex* in, C
   // y-planes before its own).
   double copying = 0;  // as forward_fused's
   x_planes_backward_->run_scatter(in, [&](std::int64_t y, const Complex* plane) {
-    const Stopwatch copy(copying);
-    for (std::size_t k = 0; k < push_slices_.size(); ++k) {
-      const Slice& s = push_slices_[k];
-      Complex* x_planes = own != nullptr && s.peer == col_rank_
-                              ? own
-                              : reinterpret_cast<Complex*>(push_targets_[k]) - s.rows * y0 * nz;
-      for (std::int64_t x = 0; x < s.rows; ++x) {
-        std::memcpy(x_planes + (x * ny + y0 + y) * nz, plane + (s.first_row + x) * nz,
-                    static_cast<std::size_t>(nz) * sizeof(Complex));
+    timed(copying, [&] {
+      for (std::size_t k = 0; k < push_slices_.size(); ++k) {
+        const Slice& s = push_slices_[k];
+        Complex* x_planes = own != nullptr && s.peer == col_rank_
+                                ? own
+                                : reinterpret_cast<Complex*>(push_targets_[k]) - s.rows * y0 * nz;
+        for (std::int64_t x = 0; x < s.rows; ++x) {
+          std::memcpy(x_planes + (x * ny + y0 + y) * nz, plane + (s.first_row + x) * nz,
+                      static_cast<std::size_t>(nz) * sizeof(Complex));
+        }
       }
-    }
+    });
   });
   double t2 = MPI_Wtime();
   const auto* window = static_cast<const Complex*>(r.end_fill(nullptr));
   forward_window_read_ = true;  // each rank read it in the forward, before this fence
   double t3 = MPI_Wtime();
-  transpose_seconds += (t1 - t0) + (t3 - t2) + copying;
-  compute_seconds += t2 - t1 - copying;
+  transpose_seconds += (t1 - t0) + (t3 - t2);
+  count_fused(t2 - t1, copying);
   return window;
 }
 
@@ -1122,15 +1107,15 @@ void Fft3d<Real>::backward_pushed(const Complex* in, Complex* out) {
   if (own_in_out) {      // each x-plane: the peers' rows from the window, then transformed
     double copying = 0;  // as forward_fused's
     exit_planes_->run_filled(out, [&](std::int64_t i, Complex* to) {
-      const Stopwatch copy(copying);
-      for (const Slice& s : pull_rows_) {
-        if (s.peer == col_rank_) continue;
-        std::memcpy(to + s.first_row * nz, window + i * plane + s.first_row * nz,
-                    static_cast<std::size_t>(s.rows * nz) * sizeof(Complex));
-      }
+      timed(copying, [&] {
+        for (const Slice& s : pull_rows_) {
+          if (s.peer == col_rank_) continue;
+          std::memcpy(to + s.first_row * nz, window + i * plane + s.first_row * nz,
+                      static_cast<std::size_t>(s.rows * nz) * sizeof(Complex));
+        }
+      });
     });
-    transpose_seconds += copying;
-    compute_seconds += MPI_Wtime() - t0 - copying;
+    count_fused(MPI_Wtime() - t0, copying);
   } else {  // the window holds the whole x-planes: from there into the caller's array
     auto planes = [this](const Complex* i, Complex* o) { exit_planes_->run(i, o); };
     const auto count = static_cast<std::size_t>(boxes_[0].count());

@@ -8,6 +8,7 @@
 #include "a2a/error.hpp"
 #include "a2a/fft/aligned.hpp"
 #include "columns.hpp"
+#include "timed.hpp"
 
 namespace a2a::fft {
 namespace {
@@ -95,11 +96,6 @@ SixStep::SixStep(MPI_Comm comm, std::int64_t n1, std::int64_t n2, const std::str
 SixStep::~SixStep() = default;
 
 void SixStep::forward(const Complex* in, Complex* out) {
-  auto timed = [](double& total, auto&& body) {
-    const double t0 = MPI_Wtime();
-    body();
-    total += MPI_Wtime() - t0;
-  };
   Complex* a = a_.data();
   timed(transpose_seconds, [&] { t1_->execute(in, a); });  // 1: a = N1 x w column block
   // 2: along n1 -> k1; 3 while each panel is in cache: twiddled into t2's send buffer.

@@ -233,6 +233,12 @@ class Fft3d {
   // caller's array (r2c). Where pushable_ (every rank), chosen by timing against the pull and
   // the unfused runs (push_backward_).
   const Complex* push_rows(const Complex* in, Complex* own);
+  // A fused run's `seconds` among the plane transforms: `copying` of them the copies into and
+  // out of the peers' memory, which are the transpose's; the rest the local transforms'.
+  void count_fused(double seconds, double copying) {
+    transpose_seconds += copying;
+    compute_seconds += seconds - copying;
+  }
   void backward_pushed(const Complex* in, Complex* out);
   void backward_pushed(const Complex* in, Real* out);
   template <typename PlaneOf>
