@@ -424,14 +424,15 @@ struct BoxFft<Real>::Impl {
       ops.push_back(op);
       at = to;
     };
-    // Whether the steps from `first` on (in this direction) are all FFTW transforms in place
-    // on `box`: no reshape, no r2c or c2r, no TrigLines (which run between two arrays).
-    auto in_place_to_end = [&](std::size_t first, const Box& box) {
+    // Whether the steps from `first` on (in this direction) are all transforms of `box` (no
+    // reshape, no r2c or c2r) of one sort: FFTW's in place (trig false), or TrigLines (trig
+    // true: each runs in place on any array, through its scratch).
+    auto to_end_all = [&](std::size_t first, const Box& box, bool trig) {
       for (std::size_t i = first; i < steps.size(); ++i) {
         const logic::Step& step = steps[forward ? i : steps.size() - 1 - i];
         const Kind kind = forward ? step.kind : logic::inverse(step.kind);
         if (step.type == logic::Step::reshape || step.r2c ||
-            own_lines(kind, box, step.axis, step.real) != Lines::fftw) {
+            (own_lines(kind, box, step.axis, step.real) != Lines::fftw) != trig) {
           return false;
         }
       }
@@ -455,7 +456,7 @@ struct BoxFft<Real>::Impl {
         op.src = at.array;
         // Straight into the caller's output where nothing follows but FFTW's transforms in
         // place (they then run there: no copy at the end).
-        op.dst = !relayout_end && in_place_to_end(i + 1, to) ? kCallerOut : other_work();
+        op.dst = !relayout_end && to_end_all(i + 1, to, false) ? kCallerOut : other_work();
         ops.push_back(op);
         at = {op.dst, to, step.real};
         continue;
@@ -480,7 +481,9 @@ struct BoxFft<Real>::Impl {
       // In the caller's output: planned in place on work array B, its stand-in.
       std::byte* planned_src = at.array == kCallerOut ? arrays[kWorkB] : arrays[at.array];
       if (at.array == kCallerIn) {
-        op.dst = kWorkA;
+        // TrigLines to the end: into the caller's output, which they then transform in place
+        // (no work array between them: one array fewer in cache).
+        op.dst = trig && !relayout_end && to_end_all(i + 1, at.box, true) ? kCallerOut : kWorkA;
         if (!trig) {
           op.reads_caller = true;
           planned_src = arrays[kWorkB];
@@ -599,9 +602,11 @@ struct BoxFft<Real>::Impl {
           std::memcpy(copy, src, op.bytes / share);
           src = copy;
         }
-        if (op.src == kCallerOut && F::alignment_of(src) != planned_alignment) {
-          // In place in the caller's output, which is not aligned as the plan's stand-in: on a
-          // copy in work array B (free once the last reshape has run), then back.
+        if (op.src == kCallerOut && op.call != Op::trig &&
+            F::alignment_of(src) != planned_alignment) {
+          // An FFTW plan in place in the caller's output, which is not aligned as the plan's
+          // stand-in: on a copy in work array B (free once the last reshape has run), then back.
+          // (A TrigLines runs FFTW on its scratch only: any array will do.)
           std::byte* copy = arrays[kWorkB] + f * op.src_field;
           std::memcpy(copy, src, op.bytes / share);
           execute(op, copy, copy, arrays[op.scratch], Real(1));
