@@ -19,6 +19,7 @@
 #include <cmath>
 #include <complex>
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 #include "a2a/fft/box_fft.hpp"
@@ -47,14 +48,16 @@ class HalfLengthDct4 final : public TrigLines<Real> {
   HalfLengthDct4(Kind kind, std::size_t a, std::size_t n, std::size_t b, C* scratch, unsigned flags)
       : sine_(kind == Kind::dst4), a_(a), n_(n), b_(b) {
     const std::size_t m = n / 2;
-    before_.resize(m);
-    after_.resize(m);
+    before_re_.resize(m);
+    before_im_.resize(m);
+    after_re_.resize(m);
+    after_im_.resize(m);
     for (std::size_t j = 0; j < m; ++j) {  // in double
       const double nd = static_cast<double>(n), jd = static_cast<double>(j);
-      before_[j] = C(static_cast<Real>(std::cos(-M_PI * (jd + 0.25) / nd)),
-                     static_cast<Real>(std::sin(-M_PI * (jd + 0.25) / nd)));
-      after_[j] = C(static_cast<Real>(std::cos(-M_PI * jd / nd)),
-                    static_cast<Real>(std::sin(-M_PI * jd / nd)));
+      before_re_[j] = static_cast<Real>(std::cos(-M_PI * (jd + 0.25) / nd));
+      before_im_[j] = static_cast<Real>(std::sin(-M_PI * (jd + 0.25) / nd));
+      after_re_[j] = static_cast<Real>(std::cos(-M_PI * jd / nd));
+      after_im_[j] = static_cast<Real>(std::sin(-M_PI * jd / nd));
     }
     this->plan_lines(a, m, b, scratch, FFTW_FORWARD, flags);
   }
@@ -70,12 +73,31 @@ class HalfLengthDct4 final : public TrigLines<Real> {
   A2A_VECTOR_CLONES
   void fold(const Real* x, C* z) const {
     const std::size_t m = n_ / 2;
+    if (b_ == 1) {  // lines along the last axis: a loop along each line (a loop over B would
+                    // run once per value)
+      const Real* wr = before_re_.data();
+      const Real* wi = before_im_.data();
+      auto lines = [&](auto sine) {
+        for (std::size_t o = 0; o < a_; ++o) {
+          const Real* line = x + o * n_;
+          Real* out = reinterpret_cast<Real*>(z + o * m);
+          for (std::size_t j = 0; j < m; ++j) {
+            const Real even = sine ? line[n_ - 1 - 2 * j] : line[2 * j];
+            const Real odd = sine ? line[2 * j] : line[n_ - 1 - 2 * j];
+            out[2 * j] = even * wr[j] - odd * wi[j];
+            out[2 * j + 1] = even * wi[j] + odd * wr[j];
+          }
+        }
+      };
+      sine_ ? lines(std::true_type{}) : lines(std::false_type{});
+      return;
+    }
     for (std::size_t o = 0; o < a_; ++o) {
       for (std::size_t j = 0; j < m; ++j) {
         const Real* even = x + (o * n_ + 2 * j) * b_;
         const Real* odd = x + (o * n_ + n_ - 1 - 2 * j) * b_;
         if (sine_) std::swap(even, odd);
-        const Real wr = before_[j].real(), wi = before_[j].imag();
+        const Real wr = before_re_[j], wi = before_im_[j];
         Real* out = reinterpret_cast<Real*>(z + (o * m + j) * b_);
         for (std::size_t i = 0; i < b_; ++i) {
           out[2 * i] = even[i] * wr - odd[i] * wi;
@@ -90,11 +112,25 @@ class HalfLengthDct4 final : public TrigLines<Real> {
   void unfold(const C* z, Real* x, Real factor) const {
     const std::size_t m = n_ / 2;
     const Real even_sign = 2 * factor, odd_sign = sine_ ? even_sign : -even_sign;
+    if (b_ == 1) {  // as in fold
+      const Real* vr = after_re_.data();
+      const Real* vi = after_im_.data();
+      for (std::size_t o = 0; o < a_; ++o) {
+        const Real* in = reinterpret_cast<const Real*>(z + o * m);
+        Real* line = x + o * n_;
+        for (std::size_t k = 0; k < m; ++k) {
+          const Real tr = in[2 * k], ti = in[2 * k + 1];
+          line[2 * k] = even_sign * (tr * vr[k] - ti * vi[k]);
+          line[n_ - 1 - 2 * k] = odd_sign * (tr * vi[k] + ti * vr[k]);
+        }
+      }
+      return;
+    }
     for (std::size_t o = 0; o < a_; ++o) {
       for (std::size_t k = 0; k < m; ++k) {
         Real* even = x + (o * n_ + 2 * k) * b_;
         Real* odd = x + (o * n_ + n_ - 1 - 2 * k) * b_;
-        const Real vr = after_[k].real(), vi = after_[k].imag();
+        const Real vr = after_re_[k], vi = after_im_[k];
         const Real* in = reinterpret_cast<const Real*>(z + (o * m + k) * b_);
         for (std::size_t i = 0; i < b_; ++i) {
           const Real tr = in[2 * i], ti = in[2 * i + 1];
@@ -107,7 +143,9 @@ class HalfLengthDct4 final : public TrigLines<Real> {
 
   bool sine_;
   std::size_t a_, n_, b_;
-  std::vector<C> before_, after_;
+  // The twiddles before and after the DFT, real and imaginary parts apart (loops vectorize on
+  // these).
+  std::vector<Real> before_re_, before_im_, after_re_, after_im_;
 };
 
 }  // namespace a2a::fft
