@@ -48,7 +48,7 @@ class ExtendedTrig final : public TrigLines<Real> {
   // Complex values of scratch a box [A][n][B] takes.
   static std::size_t scratch_size(Kind k, std::size_t a, std::size_t n, std::size_t b) {
     const Pairs pairs(a, b);
-    return pairs.outer * extended(k, n) * pairs.inner;
+    return pairs.outer * extended(k, n) * TrigLines<Real>::row_stride(pairs.inner);
   }
 
   // Plans FFTW's DFT of the extended pairs on `scratch` (scratch_size values) with `flags`;
@@ -81,7 +81,7 @@ class ExtendedTrig final : public TrigLines<Real> {
   std::size_t last() const { return sine_ ? n_ : n_ - 1; }
   template <typename Z>  // C or const C
   Z* row(Z* z, std::size_t o, std::size_t k) const {
-    return z + (o * m_ + k) * inner_;
+    return z + (o * m_ + k) * TrigLines<Real>::row_stride(inner_);
   }
 
   A2A_VECTOR_CLONES

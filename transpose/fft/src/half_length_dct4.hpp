@@ -40,7 +40,7 @@ class HalfLengthDct4 final : public TrigLines<Real> {
   }
   // Complex values of scratch a box [A][n][B] takes.
   static std::size_t scratch_size(std::size_t a, std::size_t n, std::size_t b) {
-    return a * (n / 2) * b;
+    return a * (n / 2) * TrigLines<Real>::row_stride(b);
   }
 
   // Plans FFTW's DFT of the folded lines on `scratch` (scratch_size values) with `flags`;
@@ -98,7 +98,7 @@ class HalfLengthDct4 final : public TrigLines<Real> {
         const Real* odd = x + (o * n_ + n_ - 1 - 2 * j) * b_;
         if (sine_) std::swap(even, odd);
         const Real wr = before_re_[j], wi = before_im_[j];
-        Real* out = reinterpret_cast<Real*>(z + (o * m + j) * b_);
+        Real* out = reinterpret_cast<Real*>(z + (o * m + j) * TrigLines<Real>::row_stride(b_));
         for (std::size_t i = 0; i < b_; ++i) {
           out[2 * i] = even[i] * wr - odd[i] * wi;
           out[2 * i + 1] = even[i] * wi + odd[i] * wr;
@@ -131,7 +131,8 @@ class HalfLengthDct4 final : public TrigLines<Real> {
         Real* even = x + (o * n_ + 2 * k) * b_;
         Real* odd = x + (o * n_ + n_ - 1 - 2 * k) * b_;
         const Real vr = after_re_[k], vi = after_im_[k];
-        const Real* in = reinterpret_cast<const Real*>(z + (o * m + k) * b_);
+        const Real* in =
+            reinterpret_cast<const Real*>(z + (o * m + k) * TrigLines<Real>::row_stride(b_));
         for (std::size_t i = 0; i < b_; ++i) {
           const Real tr = in[2 * i], ti = in[2 * i + 1];
           even[i] = even_sign * (tr * vr - ti * vi);

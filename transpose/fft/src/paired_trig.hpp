@@ -53,7 +53,7 @@ class PairedTrig final : public TrigLines<Real> {
   // Complex values of scratch a box [A][n][B] takes.
   static std::size_t scratch_size(std::size_t a, std::size_t n, std::size_t b) {
     const typename TrigLines<Real>::Pairs pairs(a, b);
-    return pairs.outer * n * pairs.inner;
+    return pairs.outer * n * TrigLines<Real>::row_stride(pairs.inner);
   }
 
   // Plans FFTW's DFT of the pairs on `scratch` (scratch_size values) with `flags`; planned()
@@ -88,7 +88,7 @@ class PairedTrig final : public TrigLines<Real> {
   // x[q n .. q n + n).
   template <typename Z>  // C or const C
   Z* row(Z* z, std::size_t o, std::size_t k) const {
-    return z + (o * n_ + k) * inner_;
+    return z + (o * n_ + k) * TrigLines<Real>::row_stride(inner_);
   }
   // Calls f(two, reversed) with each as std::true_type or std::false_type: the loops it runs
   // are compiled once per case, without a branch on either inside.
