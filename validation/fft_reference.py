@@ -39,6 +39,12 @@ CASES = {
     # A contiguous batch whose slab exchanges send more than 4 KiB of a field to a peer at
     # P <= 5: its fields run one at a time, each on the tuned path.
     "c2c_batch3_slabs": ((24, 24, 16), ("dft", "dft", "dft"), 0, 3),
+    # DFT lines 256 or more values (a multiple of 4 KiB) apart along axis 0 or 1 on one rank's
+    # whole grid: through panels of columns under FFTW's estimate (BoxFft::make_columns).
+    "c2c_columns_x": ((5, 32, 16), ("dft", "dft", "dft"), 0, 1),
+    "c2c_columns_y": ((3, 5, 512), ("dft", "dft", "dft"), 0, 1),
+    "c2c_columns_batch2": ((5, 8, 32), ("dft", "dft", "dft"), 0, 2),
+    "r2c_columns": ((4, 16, 30), ("dft", "dft", "dft"), 1, 1),
 }
 
 

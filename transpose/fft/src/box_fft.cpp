@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <type_traits>
 
@@ -24,6 +25,7 @@
 #include "a2a/fft/fft3d.hpp"
 #include "a2a/topology.hpp"
 #include "box_plan.hpp"
+#include "columns.hpp"
 #include "extended_trig.hpp"
 #include "fft3d_logic.hpp"
 #include "fftw.hpp"
@@ -149,7 +151,8 @@ struct BoxFft<Real>::Impl {
     enum Type { copy, reshape, transform, scale, to_internal, from_internal } type = copy;
     // trig: a DCT/DST through TrigLines (PairedTrig, HalfLengthDct4, ExtendedTrig), its
     // scratch the other work array.
-    enum Call { dft, r2r, r2c, c2r, trig } call = dft;
+    // columns: a DFT along axis 0 or 1 through ColumnFfts' panels (make_columns).
+    enum Call { dft, r2r, r2c, c2r, trig, columns } call = dft;
     int src = kCallerIn, dst = kCallerIn;
     Redistribution* exchange = nullptr;
     // Run field by field (copy, transform, scale, where its plan covers one field): a run of
@@ -167,6 +170,9 @@ struct BoxFft<Real>::Impl {
     bool reads_caller = false;
     typename F::plan plan = nullptr;
     const TrigLines<Real>* lines = nullptr;
+    // columns: `column_ffts` on each of `slices` matrices, `slice` complex values apart.
+    const ColumnFfts<Real>* column_ffts = nullptr;
+    std::size_t slices = 0, slice = 0;
     int scratch = kWorkB;
     std::size_t bytes = 0;  // copy: all; scale: reals
     // to_internal / from_internal: between the caller's axis order (`order`) and padded rows
@@ -192,6 +198,7 @@ struct BoxFft<Real>::Impl {
   std::vector<std::unique_ptr<Redistribution>> exchanges;
   std::vector<typename F::plan> plans;
   std::vector<std::unique_ptr<TrigLines<Real>>> trigs;
+  std::vector<std::unique_ptr<ColumnFfts<Real>>> column_ffts;
   std::vector<Op> forward_ops, backward_ops;
   std::size_t buffer_bytes = 0;  // each work array
   AlignedVector<Complex> work;   // both work arrays; planned on, then freed with external_workspace
@@ -381,6 +388,43 @@ struct BoxFft<Real>::Impl {
     op.lines = trigs.back().get();
   }
 
+  // op as a DFT along `axis` (0 or 1) of box b (`fields` fields one after another) through
+  // ColumnFfts' panels (columns.hpp): each matrix [extent(axis)][values after the axis] copied
+  // a few columns at a time into a compact scratch, transformed there, copied back. Only where
+  // FFTW plans by estimate (the default: untimed, no MPI; measure finds its own blocking) and
+  // its lines would lie a multiple of 4 KiB apart, 256 values or more: all in a few cache sets,
+  // which FFTW's estimated plans pay for (a2a_local_ffts-like runs on an AMD EPYC: 512 lines of
+  // 32 values 1024 apart 90 us strided, 54 us in panels; 64 x 4096 727 against 536 us; 96 x
+  // 9216 17.5 against 4.0 ms; where the distance is not such a multiple, 64 x 4000 and 100 x
+  // 10000, strided is faster). False otherwise: op is FFTW's plan.
+  bool make_columns(Op& op, const Box& b, int axis, int sign, std::ptrdiff_t fields,
+                    std::byte* trial) {
+    const bool estimate =
+        (o.fftw_flags & FFTW_ESTIMATE) != 0 && (o.fftw_flags & FFTW_WISDOM_ONLY) == 0;
+    if (!estimate || axis == 2 || b.empty()) return false;
+    auto cols = static_cast<std::int64_t>(per_point());
+    std::int64_t slices = fields;
+    for (int d = 0; d < 3; ++d) {
+      if (d > axis) cols *= b.extent(d);
+      if (d < axis) slices *= b.extent(d);
+    }
+    const std::int64_t len = b.extent(axis);
+    constexpr std::int64_t kInt = std::numeric_limits<int>::max();
+    if (cols < 256 || (cols * static_cast<std::int64_t>(sizeof(Complex))) % 4096 != 0 ||
+        cols > kInt || len > kInt) {
+      return false;
+    }
+    auto* t = reinterpret_cast<Complex*>(trial);
+    column_ffts.push_back(
+        std::make_unique<ColumnFfts<Real>>(len, cols, sign, o.fftw_flags, t, t, MPI_COMM_SELF));
+    if (!column_ffts.back()->planned()) return false;
+    op.call = Op::columns;
+    op.column_ffts = column_ffts.back().get();
+    op.slices = static_cast<std::size_t>(slices);
+    op.slice = static_cast<std::size_t>(len * cols);
+    return true;
+  }
+
   // Marks op to run field by field (Op::by_field) where the fields lie apart and each starts as
   // aligned as the first (FFTW's plans, made on the first, then serve each).
   void by_fields(Op& op, std::size_t src_field, std::size_t dst_field) const {
@@ -512,8 +556,11 @@ struct BoxFft<Real>::Impl {
         at.array = op.dst;
       } else {
         op.call = kind == Kind::dft ? Op::dft : Op::r2r;
-        op.plan = make_plan(at.box, at.box, step.axis, kind, sign, op.call, step.real, fields,
-                            planned_src, op.dst == op.src ? nullptr : arrays[op.dst], planned);
+        if (op.call != Op::dft ||
+            !make_columns(op, at.box, step.axis, sign, fields, arrays[kWorkB])) {
+          op.plan = make_plan(at.box, at.box, step.axis, kind, sign, op.call, step.real, fields,
+                              planned_src, op.dst == op.src ? nullptr : arrays[op.dst], planned);
+        }
         at.array = op.dst;
       }
       ops.push_back(op);
@@ -602,11 +649,11 @@ struct BoxFft<Real>::Impl {
           std::memcpy(copy, src, op.bytes / share);
           src = copy;
         }
-        if (op.src == kCallerOut && op.call != Op::trig &&
+        if (op.src == kCallerOut && op.call != Op::trig && op.call != Op::columns &&
             F::alignment_of(src) != planned_alignment) {
           // An FFTW plan in place in the caller's output, which is not aligned as the plan's
           // stand-in: on a copy in work array B (free once the last reshape has run), then back.
-          // (A TrigLines runs FFTW on its scratch only: any array will do.)
+          // (TrigLines and ColumnFfts run FFTW on their scratch only: any array will do.)
           std::byte* copy = arrays[kWorkB] + f * op.src_field;
           std::memcpy(copy, src, op.bytes / share);
           execute(op, copy, copy, arrays[op.scratch], Real(1));
@@ -692,6 +739,13 @@ struct BoxFft<Real>::Impl {
       }
       return;
     }
+    if (op.call == Op::columns) {
+      auto* from = reinterpret_cast<const Complex*>(src);
+      auto* to = reinterpret_cast<Complex*>(dst);
+      for (std::size_t i = 0; i < op.slices; ++i)
+        op.column_ffts->run(from + i * op.slice, to + i * op.slice);
+      return;
+    }
     if (op.plan == nullptr) return;  // an empty box
     auto* cs = reinterpret_cast<typename F::complex*>(src);
     auto* cd = reinterpret_cast<typename F::complex*>(dst);
@@ -711,6 +765,7 @@ struct BoxFft<Real>::Impl {
         F::execute_c2r(op.plan, cs, rd);
         break;
       case Op::trig:  // above
+      case Op::columns:
         break;
     }
   }
