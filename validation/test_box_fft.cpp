@@ -251,6 +251,14 @@ void check_case(a2a::test::Harness& h, const Case& c, const std::vector<Box>& in
                label + ": moves every field in each exchange (" + plan + ")");
       break;
   }
+  // The cases whose DFT lines lie 4 KiB apart on one rank's whole grid (in double: in float
+  // half that): in column panels under estimate (where the plan is not the tuned path's), and
+  // describe() says so.
+  if (c.name.find("columns") != std::string::npos && sizeof(Real) == 8 && h.procs() == 1 &&
+      !v.measure && plan.find("tuned") == std::string::npos) {
+    h.expect(plan.find("(panels of") != std::string::npos,
+             label + ": a DFT in column panels (" + plan + ")");
+  }
   const Grid spectrum = c.r2c ? a2a::fft::r2c_grid(c.n) : c.n;
   const int in_parts = c.complex_in ? 2 : 1, out_parts = c.complex_out ? 2 : 1;
   const auto input =

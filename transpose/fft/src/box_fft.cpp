@@ -199,6 +199,9 @@ struct BoxFft<Real>::Impl {
   std::vector<typename F::plan> plans;
   std::vector<std::unique_ptr<TrigLines<Real>>> trigs;
   std::vector<std::unique_ptr<ColumnFfts<Real>>> column_ffts;
+  // Per step (forward's), the way of a DFT run through ColumnFfts ("panels of 32"), for
+  // describe(); "" for FFTW's plan.
+  std::vector<std::string> column_ways;
   std::vector<Op> forward_ops, backward_ops;
   std::size_t buffer_bytes = 0;  // each work array
   AlignedVector<Complex> work;   // both work arrays; planned on, then freed with external_workspace
@@ -560,6 +563,9 @@ struct BoxFft<Real>::Impl {
             !make_columns(op, at.box, step.axis, sign, fields, arrays[kWorkB])) {
           op.plan = make_plan(at.box, at.box, step.axis, kind, sign, op.call, step.real, fields,
                               planned_src, op.dst == op.src ? nullptr : arrays[op.dst], planned);
+        } else if (forward) {
+          column_ways.resize(steps.size());
+          column_ways[s] = op.column_ffts->name();
         }
         at.array = op.dst;
       }
@@ -887,13 +893,17 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
   }
   if (options.external_workspace) m.work = {};  // planned on these arrays; run on the caller's
   std::size_t exchange = 0;
-  for (const logic::Step& step : m.plan.steps) {
+  for (std::size_t i = 0; i < m.plan.steps.size(); ++i) {
+    const logic::Step& step = m.plan.steps[i];
     if (!m.description.empty()) m.description += ", ";
     if (step.type == logic::Step::reshape) {
       m.description += "reshape (" + m.exchanges[exchange++]->plan().name() + ")";
     } else {
       m.description += std::string(step.r2c ? "r2c" : logic::name(step.kind)) + " along axis " +
                        std::to_string(step.axis);
+      if (i < m.column_ways.size() && !m.column_ways[i].empty()) {
+        m.description += " (" + m.column_ways[i] + ")";
+      }
     }
   }
 }
