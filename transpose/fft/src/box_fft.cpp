@@ -170,6 +170,9 @@ struct BoxFft<Real>::Impl {
     bool reads_caller = false;
     typename F::plan plan = nullptr;
     const TrigLines<Real>* lines = nullptr;
+    // Whether the call runs FFTW on its own scratch only (any array of the caller's will do),
+    // rather than an FFTW plan on arrays aligned as the ones it was made on.
+    bool own_scratch() const { return call == trig || call == columns; }
     // columns: `column_ffts` on each of `slices` matrices, `slice` complex values apart.
     const ColumnFfts<Real>* column_ffts = nullptr;
     std::size_t slices = 0, slice = 0;
@@ -418,11 +421,12 @@ struct BoxFft<Real>::Impl {
       return false;
     }
     auto* t = reinterpret_cast<Complex*>(trial);
-    column_ffts.push_back(
-        std::make_unique<ColumnFfts<Real>>(len, cols, sign, o.fftw_flags, t, t, MPI_COMM_SELF));
-    if (!column_ffts.back()->planned()) return false;
+    auto fft =
+        std::make_unique<ColumnFfts<Real>>(len, cols, sign, o.fftw_flags, t, t, MPI_COMM_SELF);
+    if (!fft->planned()) return false;
     op.call = Op::columns;
-    op.column_ffts = column_ffts.back().get();
+    op.column_ffts = fft.get();
+    column_ffts.push_back(std::move(fft));
     op.slices = static_cast<std::size_t>(slices);
     op.slice = static_cast<std::size_t>(len * cols);
     return true;
@@ -564,7 +568,6 @@ struct BoxFft<Real>::Impl {
           op.plan = make_plan(at.box, at.box, step.axis, kind, sign, op.call, step.real, fields,
                               planned_src, op.dst == op.src ? nullptr : arrays[op.dst], planned);
         } else if (forward) {
-          column_ways.resize(steps.size());
           column_ways[s] = op.column_ffts->name();
         }
         at.array = op.dst;
@@ -655,11 +658,10 @@ struct BoxFft<Real>::Impl {
           std::memcpy(copy, src, op.bytes / share);
           src = copy;
         }
-        if (op.src == kCallerOut && op.call != Op::trig && op.call != Op::columns &&
+        if (op.src == kCallerOut && !op.own_scratch() &&
             F::alignment_of(src) != planned_alignment) {
           // An FFTW plan in place in the caller's output, which is not aligned as the plan's
           // stand-in: on a copy in work array B (free once the last reshape has run), then back.
-          // (TrigLines and ColumnFfts run FFTW on their scratch only: any array will do.)
           std::byte* copy = arrays[kWorkB] + f * op.src_field;
           std::memcpy(copy, src, op.bytes / share);
           execute(op, copy, copy, arrays[op.scratch], Real(1));
@@ -881,6 +883,7 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
   // Both work arrays (buffer_bytes a multiple of 64 apart) have it.
   m.planned_alignment = Impl::F::alignment_of(m.work.data());
   bool planned = true;
+  m.column_ways.assign(m.plan.steps.size(), "");
   m.forward_ops = m.build(true, a, a + m.buffer_bytes, planned);
   m.backward_ops = m.build(false, a, a + m.buffer_bytes, planned);
   int all_planned = planned;
@@ -901,7 +904,7 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
     } else {
       m.description += std::string(step.r2c ? "r2c" : logic::name(step.kind)) + " along axis " +
                        std::to_string(step.axis);
-      if (i < m.column_ways.size() && !m.column_ways[i].empty()) {
+      if (!m.column_ways[i].empty()) {
         m.description += " (" + m.column_ways[i] + ")";
       }
     }

@@ -92,13 +92,14 @@ class HalfLengthDct4 final : public TrigLines<Real> {
       sine_ ? lines(std::true_type{}) : lines(std::false_type{});
       return;
     }
+    const std::size_t row = TrigLines<Real>::row_stride(b_);
     for (std::size_t o = 0; o < a_; ++o) {
       for (std::size_t j = 0; j < m; ++j) {
         const Real* even = x + (o * n_ + 2 * j) * b_;
         const Real* odd = x + (o * n_ + n_ - 1 - 2 * j) * b_;
         if (sine_) std::swap(even, odd);
         const Real wr = before_re_[j], wi = before_im_[j];
-        Real* out = reinterpret_cast<Real*>(z + (o * m + j) * TrigLines<Real>::row_stride(b_));
+        Real* out = reinterpret_cast<Real*>(z + (o * m + j) * row);
         for (std::size_t i = 0; i < b_; ++i) {
           out[2 * i] = even[i] * wr - odd[i] * wi;
           out[2 * i + 1] = even[i] * wi + odd[i] * wr;
@@ -126,13 +127,13 @@ class HalfLengthDct4 final : public TrigLines<Real> {
       }
       return;
     }
+    const std::size_t row = TrigLines<Real>::row_stride(b_);
     for (std::size_t o = 0; o < a_; ++o) {
       for (std::size_t k = 0; k < m; ++k) {
         Real* even = x + (o * n_ + 2 * k) * b_;
         Real* odd = x + (o * n_ + n_ - 1 - 2 * k) * b_;
         const Real vr = after_re_[k], vi = after_im_[k];
-        const Real* in =
-            reinterpret_cast<const Real*>(z + (o * m + k) * TrigLines<Real>::row_stride(b_));
+        const Real* in = reinterpret_cast<const Real*>(z + (o * m + k) * row);
         for (std::size_t i = 0; i < b_; ++i) {
           const Real tr = in[2 * i], ti = in[2 * i + 1];
           even[i] = even_sign * (tr * vr - ti * vi);
