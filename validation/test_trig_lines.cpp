@@ -1,14 +1,14 @@
 // BoxFft's own real-to-real line transforms against FFTW's r2r transforms of the same lines,
 // without MPI: PairedTrig (transpose/fft/src/paired_trig.hpp: DCT/DST types II and III through
 // complex DFTs of paired lines; n = 1, 2, 3, 8 and 17), HalfLengthDct4 (half_length_dct4.hpp:
-// types IV of even length through DFTs of n/2 points; n = 2, 4, 6, 16) and ExtendedTrig
+// types IV of even length through DFTs of n/2 points; n = 2, 4, 6, 16), ExtendedTrig
 // (extended_trig.hpp: types I through DFTs of paired lines' symmetric extensions; n = 1 (DST-I
-// only), 2, 3, 8, 17 and 33), every kind, double and
-// float, boxes [A][n][B] with A and B of 1, 2, 3 and 6 (lines paired along B, along A, and an
-// odd line out on either) and B of 129 and 130 (rows padded in the scratch), on random values, in
-// place and out of place times a factor (the input left as it was). (A line's partner shares its
-// DFT: a NaN in one reaches the other; BoxFft pairs only lines its transform mixes anyway, tested
-// in test_box_fft.)
+// only), 2, 3, 8, 17 and 33) and SplitDct1 (split_dct1.hpp: DCT-I of odd length through DFTs of
+// its even and odd outputs' halves; n = 9, 11, 17, 33 and 65), every kind, double and float, boxes
+// [A][n][B] with A and B of 1, 2, 3 and 6 (lines paired along B, along A, and an odd line out on
+// either) and B of 129 and 130 (rows padded in the scratch), on random values, in place and out of
+// place times a factor (the input left as it was). (A line's partner shares its DFT: a NaN in one
+// reaches the other; BoxFft pairs only lines its transform mixes anyway, tested in test_box_fft.)
 #include <fftw3.h>
 
 #include <algorithm>
@@ -23,6 +23,7 @@
 #include "half_length_dct4.hpp"
 #include "paired_trig.hpp"
 #include "serial_checks.hpp"
+#include "split_dct1.hpp"
 
 namespace {
 
@@ -30,6 +31,7 @@ using a2a::fft::ExtendedTrig;
 using a2a::fft::HalfLengthDct4;
 using a2a::fft::Kind;
 using a2a::fft::PairedTrig;
+using a2a::fft::SplitDct1;
 
 fftw_r2r_kind fftw_kind(Kind k) {
   switch (k) {
@@ -73,9 +75,13 @@ std::vector<double> reference(Kind k, std::size_t a, std::size_t n, std::size_t 
   return y;
 }
 
+// The class under test: the one for the kind (PairedTrig, HalfLengthDct4, ExtendedTrig), or
+// SplitDct1 for a DCT-I.
+enum class Under { own, split };
+
 template <typename Real>
 void check_shape(a2a::test::SerialChecks& check, Kind k, std::size_t a, std::size_t n,
-                 std::size_t b, std::mt19937& random) {
+                 std::size_t b, std::mt19937& random, Under under = Under::own) {
   std::uniform_real_distribution<double> value(-1, 1);
   std::vector<double> x(a * n * b);
   for (double& v : x)
@@ -83,12 +89,16 @@ void check_shape(a2a::test::SerialChecks& check, Kind k, std::size_t a, std::siz
   const std::vector<double> want = reference(k, a, n, b, x);
   std::vector<Real> mine(x.begin(), x.end());
   const bool four = k == Kind::dct4 || k == Kind::dst4, one = k == Kind::dct1 || k == Kind::dst1;
+  const bool split = under == Under::split;
   a2a::fft::AlignedVector<std::complex<Real>> scratch(
-      four  ? HalfLengthDct4<Real>::scratch_size(a, n, b)
-      : one ? ExtendedTrig<Real>::scratch_size(k, a, n, b)
-            : PairedTrig<Real>::scratch_size(a, n, b));
-  std::unique_ptr<a2a::fft::TrigLines<Real>> lines;
-  if (four) {
+      split  ? SplitDct1<Real>::scratch_size(a, n, b)
+      : four ? HalfLengthDct4<Real>::scratch_size(a, n, b)
+      : one  ? ExtendedTrig<Real>::scratch_size(k, a, n, b)
+             : PairedTrig<Real>::scratch_size(a, n, b));
+  std::unique_ptr<a2a::fft::LineTransform<Real>> lines;
+  if (split) {
+    lines = std::make_unique<SplitDct1<Real>>(a, n, b, scratch.data(), FFTW_ESTIMATE);
+  } else if (four) {
     lines = std::make_unique<HalfLengthDct4<Real>>(k, a, n, b, scratch.data(), FFTW_ESTIMATE);
   } else if (one) {
     lines = std::make_unique<ExtendedTrig<Real>>(k, a, n, b, scratch.data(), FFTW_ESTIMATE);
@@ -109,9 +119,9 @@ void check_shape(a2a::test::SerialChecks& check, Kind k, std::size_t a, std::siz
     scale = std::max(scale, std::abs(want[i]));
   }
   const double tolerance = (sizeof(Real) == 8 ? 1e-13 : 2e-5) * std::max(scale, 1.0);
-  const std::string what = std::string(name(k)) + (sizeof(Real) == 8 ? " double" : " float") +
-                           " [" + std::to_string(a) + "][" + std::to_string(n) + "][" +
-                           std::to_string(b) + "]";
+  const std::string what = std::string(split ? "split " : "") + name(k) +
+                           (sizeof(Real) == 8 ? " double" : " float") + " [" + std::to_string(a) +
+                           "][" + std::to_string(n) + "][" + std::to_string(b) + "]";
   check(error <= tolerance, what + ": error " + std::to_string(error));
   check(scaled_error <= tolerance,
         what + ", out of place, times 0.375: error " + std::to_string(scaled_error));
@@ -164,6 +174,20 @@ int main() {
       }
     }
   }
+  check(SplitDct1<double>::serves(Kind::dct1, 9) && !SplitDct1<double>::serves(Kind::dct1, 10) &&
+            !SplitDct1<double>::serves(Kind::dct1, 7),
+        "dct1 splits at odd lengths from 9");
+  for (std::size_t n : {9, 11, 17, 33, 65}) {
+    for (std::size_t a : {1, 2, 3, 6}) {
+      for (std::size_t b : {1, 2, 3, 6, 129, 130}) {
+        if (b > 6 && a > 2) continue;  // long rows: padded in the scratch (row_stride)
+        check_shape<double>(check, Kind::dct1, a, n, b, random, Under::split);
+        check_shape<float>(check, Kind::dct1, a, n, b, random, Under::split);
+      }
+    }
+  }
+  for (Kind k : {Kind::dft, Kind::dst1, Kind::dct2, Kind::dct4, Kind::dst2, Kind::dst4})
+    check(!SplitDct1<double>::serves(k, 17), std::string(name(k)) + " does not split");
   for (Kind k : {Kind::dft, Kind::dct2, Kind::dct4, Kind::dst2, Kind::dst4})
     check(!ExtendedTrig<double>::serves(k, 8), std::string(name(k)) + " is not type I");
   for (Kind k : {Kind::dft, Kind::dct1, Kind::dct4, Kind::dst1, Kind::dst4})

@@ -31,6 +31,7 @@
 #include "fftw.hpp"
 #include "half_length_dct4.hpp"
 #include "paired_trig.hpp"
+#include "split_dct1.hpp"
 
 namespace a2a::fft {
 
@@ -149,8 +150,8 @@ struct BoxFft<Real>::Impl {
   // arrays.
   struct Op {
     enum Type { copy, reshape, transform, scale, to_internal, from_internal } type = copy;
-    // trig: a DCT/DST through TrigLines (PairedTrig, HalfLengthDct4, ExtendedTrig), its
-    // scratch the other work array.
+    // trig: a DCT/DST through a LineTransform (PairedTrig, HalfLengthDct4, SplitDct1,
+    // ExtendedTrig), its scratch the other work array.
     // columns: a DFT along axis 0 or 1 through ColumnFfts' panels (make_columns).
     enum Call { dft, r2r, r2c, c2r, trig, columns } call = dft;
     int src = kCallerIn, dst = kCallerIn;
@@ -169,7 +170,7 @@ struct BoxFft<Real>::Impl {
     // (FFTW's plans are only valid so), it is copied there first.
     bool reads_caller = false;
     typename F::plan plan = nullptr;
-    const TrigLines<Real>* lines = nullptr;
+    const LineTransform<Real>* lines = nullptr;
     // Whether the call runs FFTW on its own scratch only (any array of the caller's will do),
     // rather than an FFTW plan on arrays aligned as the ones it was made on.
     bool own_scratch() const { return call == trig || call == columns; }
@@ -200,7 +201,7 @@ struct BoxFft<Real>::Impl {
   std::vector<Box> in_boxes, out_boxes;
   std::vector<std::unique_ptr<Redistribution>> exchanges;
   std::vector<typename F::plan> plans;
-  std::vector<std::unique_ptr<TrigLines<Real>>> trigs;
+  std::vector<std::unique_ptr<LineTransform<Real>>> trigs;
   std::vector<std::unique_ptr<ColumnFfts<Real>>> column_ffts;
   // Per step (forward's), the way of a DFT run through ColumnFfts ("panels of 32"), for
   // describe(); "" for FFTW's plan.
@@ -344,11 +345,11 @@ struct BoxFft<Real>::Impl {
   }
   // Which TrigLines, if any, runs a transform of kind k along `axis` of box b rather than
   // FFTW's r2r (line by line): type IV of even length (HalfLengthDct4, each line its own DFT);
-  // types I (ExtendedTrig), II and III (PairedTrig) where the two lines they pair, whose values
-  // then share one DFT (a NaN or a huge value in one reaches the other), are lines this plan
-  // mixes anyway: a complex value's real and imaginary parts (some axis is a DFT), or, for one
-  // real field, neighbouring lines of a grid transformed along every axis. Real batches and
-  // grids with an axis of kind none keep FFTW's r2r for types I, II and III.
+  // types I (SplitDct1 for DCT-I of odd length, else ExtendedTrig), II and III (PairedTrig) where
+  // the two lines they pair, whose values then share one DFT (a NaN or a huge value in one reaches
+  // the other), are lines this plan mixes anyway: a complex value's real and imaginary parts (some
+  // axis is a DFT), or, for one real field, neighbouring lines of a grid transformed along every
+  // axis. Real batches and grids with an axis of kind none keep FFTW's r2r for types I, II and III.
   enum class Lines { fftw, half_length_dct4, extended, paired };
   Lines own_lines(Kind k, const Box& b, int axis, bool real_data) const {
     const auto n = static_cast<std::size_t>(b.extent(axis));
@@ -368,7 +369,8 @@ struct BoxFft<Real>::Impl {
       case Lines::half_length_dct4:
         return HalfLengthDct4<Real>::scratch_size(a, n, rest);
       case Lines::extended:
-        return ExtendedTrig<Real>::scratch_size(k, a, n, rest);
+        return SplitDct1<Real>::serves(k, n) ? SplitDct1<Real>::scratch_size(a, n, rest)
+                                             : ExtendedTrig<Real>::scratch_size(k, a, n, rest);
       case Lines::paired:
         return PairedTrig<Real>::scratch_size(a, n, rest);
       case Lines::fftw:
@@ -386,7 +388,11 @@ struct BoxFft<Real>::Impl {
     if (lines == Lines::half_length_dct4) {
       trigs.push_back(std::make_unique<HalfLengthDct4<Real>>(k, a, n, rest, z, o.fftw_flags));
     } else if (lines == Lines::extended) {
-      trigs.push_back(std::make_unique<ExtendedTrig<Real>>(k, a, n, rest, z, o.fftw_flags));
+      if (SplitDct1<Real>::serves(k, n)) {
+        trigs.push_back(std::make_unique<SplitDct1<Real>>(a, n, rest, z, o.fftw_flags));
+      } else {
+        trigs.push_back(std::make_unique<ExtendedTrig<Real>>(k, a, n, rest, z, o.fftw_flags));
+      }
     } else {
       trigs.push_back(std::make_unique<PairedTrig<Real>>(k, a, n, rest, z, o.fftw_flags));
     }

@@ -56,15 +56,54 @@ class PairedTrig final : public TrigLines<Real> {
     return pairs.outer * n * TrigLines<Real>::row_stride(pairs.inner);
   }
 
+  // e^{-i pi k / 2n} for k < n, in double: type II's twiddle out, type III's (conjugated) in.
+  static std::vector<C> twiddles(std::size_t n) {
+    std::vector<C> t(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      const double angle = -M_PI * static_cast<double>(k) / (2.0 * static_cast<double>(n));
+      t[k] = C(static_cast<Real>(std::cos(angle)), static_cast<Real>(std::sin(angle)));
+    }
+    return t;
+  }
+  // Type III's pass in, for row k of pairs side by side (B >= 2; b reals):
+  //   Z[k] = conj(t[k]) ((a[k] + b[n-k]) + i (b[k] - a[n-k]))   (X[n] = 0),
+  // `here(v)` and `mirror(v)` the values of rows k and n-k (`zero` for row 0). SplitDct1 calls
+  // it on rows it computes as it goes.
+  template <typename Here, typename Mirror>
+  static void twiddle_row_in(Here here, Mirror mirror, Real* out, std::size_t b, C t) {
+    const Real ur = t.real(), ui = -t.imag();
+    for (std::size_t i = 0; i < b / 2; ++i) {
+      const Real re = here(2 * i) + mirror(2 * i + 1), im = here(2 * i + 1) - mirror(2 * i);
+      out[2 * i] = ur * re - ui * im;
+      out[2 * i + 1] = ur * im + ui * re;
+    }
+    if (b % 2 == 1) {  // an odd line out: its partner is zero
+      const Real ar = mirror(b - 1);
+      out[b - 1] = ur * here(b - 1) + ui * ar;
+      out[b] = -ur * ar + ui * here(b - 1);
+    }
+  }
+  // The same along one pair of lines (B == 1) of n points, a(k) and b(k) their values (b
+  // `zero` for an odd line out), t the twiddles as (re, im) reals; point 0 has no mirror and
+  // t[0] = 1.
+  template <typename A, typename B>
+  static void twiddle_line_in(A a, B b, Real* line, std::size_t n, const Real* t) {
+    line[0] = a(0);
+    line[1] = b(0);
+    for (std::size_t k = 1; k < n; ++k) {
+      const Real ur = t[2 * k], ui = -t[2 * k + 1];
+      const Real re = a(k) + b(n - k), im = b(k) - a(n - k);
+      line[2 * k] = ur * re - ui * im;
+      line[2 * k + 1] = ur * im + ui * re;
+    }
+  }
+  static constexpr auto zero = [](std::size_t) { return Real(0); };
+
   // Plans FFTW's DFT of the pairs on `scratch` (scratch_size values) with `flags`; planned()
   // is false where FFTW makes none (FFTW_WISDOM_ONLY without the wisdom).
   PairedTrig(Kind kind, std::size_t a, std::size_t n, std::size_t b, C* scratch, unsigned flags)
       : kind_(kind), a_(a), n_(n), b_(b), outer_(Pairs(a, b).outer), inner_(Pairs(a, b).inner) {
-    twiddle_.resize(n);
-    for (std::size_t k = 0; k < n; ++k) {  // e^{-i pi k / 2n}, in double
-      const double angle = -M_PI * static_cast<double>(k) / (2.0 * static_cast<double>(n));
-      twiddle_[k] = C(static_cast<Real>(std::cos(angle)), static_cast<Real>(std::sin(angle)));
-    }
+    twiddle_ = twiddles(n);
     this->plan_lines(outer_, n, inner_, scratch, second() ? FFTW_FORWARD : FFTW_BACKWARD, flags);
   }
 
@@ -187,58 +226,40 @@ class PairedTrig final : public TrigLines<Real> {
       with_constants(b != nullptr, reverse, lines_out);
     }
   }
-  // Type III, in: Z[k] = conj(t) ((a[k] + b[n-k]) + i (b[k] - a[n-k])) (a[n] = b[n] = 0), the
-  // lines reversed first for a DST.
+  // Type III, in: row k (or point k of a pair's line) from points k and n-k, the lines
+  // reversed first for a DST.
   A2A_VECTOR_CLONES
   void twiddle_in(const Real* x, C* z) const {
     const bool reverse = kind_ == Kind::dst3;
     auto index = [&](std::size_t k) { return reverse ? n_ - 1 - k : k; };
     for (std::size_t o = 0; o < outer_; ++o) {
       if (b_ >= 2) {
-        // Row k from rows k and n-k of x; row 0 has no mirror (X[n] = 0).
-        auto row_in = [&](std::size_t k, auto mirrored) {
-          const Real* here = x + (o * n_ + index(k)) * b_;
-          const Real* mirror = x + (o * n_ + index(mirrored ? n_ - k : k)) * b_;
-          const Real ur = twiddle_[k].real(), ui = -twiddle_[k].imag();
-          Real* out = reinterpret_cast<Real*>(row(z, o, k));
-          for (std::size_t i = 0; i < b_ / 2; ++i) {
-            const Real ar = mirrored ? mirror[2 * i] : Real(0);
-            const Real br = mirrored ? mirror[2 * i + 1] : Real(0);
-            const Real re = here[2 * i] + br, im = here[2 * i + 1] - ar;
-            out[2 * i] = ur * re - ui * im;
-            out[2 * i + 1] = ur * im + ui * re;
-          }
-          if (b_ % 2 == 1) {  // an odd line out: its partner is zero
-            const Real ar = mirrored ? mirror[b_ - 1] : Real(0);
-            out[b_ - 1] = ur * here[b_ - 1] + ui * ar;
-            out[b_] = -ur * ar + ui * here[b_ - 1];
-          }
+        auto values = [&](std::size_t k) {
+          const Real* p = x + (o * n_ + index(k)) * b_;
+          return [p](std::size_t v) { return p[v]; };
         };
-        row_in(0, std::false_type{});
+        twiddle_row_in(values(0), zero, reinterpret_cast<Real*>(row(z, o, 0)), b_, twiddle_[0]);
         for (std::size_t k = 1; k < n_; ++k)
-          row_in(k, std::true_type{});
+          twiddle_row_in(values(k), values(n_ - k), reinterpret_cast<Real*>(row(z, o, k)), b_,
+                         twiddle_[k]);
         continue;
       }
       const auto [a, b] = line_pair(x, o);
       Real* line = reinterpret_cast<Real*>(row(z, o, 0));
       const Real* t = reinterpret_cast<const Real*>(twiddle_.data());
-      // k = 0 has no mirror (X[n] = 0) and t[0] = 1; branch-free loops as in twiddle_out.
-      auto lines_in = [&](auto two, auto reversed) {
-        auto at = [&](const Real* line_values, std::size_t k) {
-          return line_values[reversed ? n_ - 1 - k : k];
+      // Branch-free loops as in twiddle_out.
+      with_constants(b != nullptr, reverse, [&](auto two, auto reversed) {
+        auto at = [&, last = n_ - 1](const Real* values) {
+          return [values, last](std::size_t k) -> Real {
+            return values[decltype(reversed)::value ? last - k : k];
+          };
         };
-        line[0] = at(a, 0);
-        line[1] = two ? at(b, 0) : Real(0);
-        for (std::size_t k = 1; k < n_; ++k) {
-          const Real ak = at(a, k), ar = at(a, n_ - k);
-          const Real bk = two ? at(b, k) : Real(0), br = two ? at(b, n_ - k) : Real(0);
-          const Real ur = t[2 * k], ui = -t[2 * k + 1];
-          const Real re = ak + br, im = bk - ar;
-          line[2 * k] = ur * re - ui * im;
-          line[2 * k + 1] = ur * im + ui * re;
+        if constexpr (two) {
+          twiddle_line_in(at(a), at(b), line, n_, t);
+        } else {
+          twiddle_line_in(at(a), zero, line, n_, t);
         }
-      };
-      with_constants(b != nullptr, reverse, lines_in);
+      });
     }
   }
   // Type III, out: a[j] = sign(j) Re w[position(j)], b[j] = sign(j) Im w[position(j)], times
