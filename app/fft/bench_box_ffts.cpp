@@ -25,10 +25,13 @@
 //   fftw_mpi_c2c_in_place  the same in place, its fastest form (where a2a was built with
 //                  FFTW-MPI: both)
 //   fftw_mpi_c2c_x3_in_place  FFTW-MPI's batch of 3 interleaved fields (howmany), in place
+//   fftw_r2r_dct1  on one rank (P = 1) only: serial FFTW's own DCT-I of the N^3 grid
+//                  (fftw_plan_r2r_3d, REDFT00 along every axis), out of place, beside box_dct1
 // Every plan with the same FFTW planner: estimate (the library's default) or measure.
 // One JSON line per series: the median and each round's time (us), the round trip's error, and
 // what a BoxFft plan does (its describe(): how a batch runs, on which path).
 // scripts/measure box-fft runs it and writes the dated record. Not a test: it asserts nothing.
+#include <fftw3.h>
 #include <mpi.h>
 
 #include <algorithm>
@@ -287,6 +290,53 @@ class FftwMpiSeries {
 };
 #endif
 
+// Serial FFTW's DCT-I along every axis of the whole N^3 grid (REDFT00, its own inverse up to
+// 2(n - 1) per axis), out of place: what box_dct1 is on one rank.
+class FftwDct1Series {
+ public:
+  FftwDct1Series(const Grid& grid, unsigned flags, const std::vector<double>& seeds)
+      : in_(static_cast<std::size_t>(grid[0] * grid[1] * grid[2])),
+        spectrum_(in_.size()),
+        back_(in_.size()) {
+    const auto [n0, n1, n2] = grid;
+    const auto kind = FFTW_REDFT00;
+    const int n[3] = {static_cast<int>(n0), static_cast<int>(n1), static_cast<int>(n2)};
+    forward_ =
+        fftw_plan_r2r_3d(n[0], n[1], n[2], in_.data(), spectrum_.data(), kind, kind, kind, flags);
+    backward_ =
+        fftw_plan_r2r_3d(n[0], n[1], n[2], spectrum_.data(), back_.data(), kind, kind, kind, flags);
+    for (std::size_t i = 0; i < in_.size(); ++i)
+      in_[i] = seeds[i % seeds.size()];
+    total_ = 8.0 * static_cast<double>((n0 - 1) * (n1 - 1) * (n2 - 1));
+  }
+  ~FftwDct1Series() {
+    fftw_destroy_plan(forward_);
+    fftw_destroy_plan(backward_);
+  }
+  FftwDct1Series(const FftwDct1Series&) = delete;
+
+  Series series() {
+    return {"fftw_r2r_dct1",
+            [this] {
+              fftw_execute(forward_);
+              fftw_execute(backward_);
+            },
+            [this] {
+              double e = 0;
+              for (std::size_t i = 0; i < in_.size(); ++i)
+                e = std::max(e, std::abs(back_[i] / total_ - in_[i]));
+              return e;
+            },
+            {},
+            {}};
+  }
+
+ private:
+  a2a::fft::AlignedVector<double> in_, spectrum_, back_;
+  fftw_plan forward_ = nullptr, backward_ = nullptr;
+  double total_ = 1;
+};
+
 // Every series once per round, in turn, between barriers: the slowest rank's time (us).
 void time_rounds(std::vector<Series>& series, int iters) {
   for (int round = -2; round < iters; ++round) {  // two warm-up rounds
@@ -366,6 +416,11 @@ int main(int argc, char** argv) {
     series.push_back(fftw_mpi_in_place.series());
     series.push_back(fftw_mpi_x3.series());
 #endif
+    std::unique_ptr<FftwDct1Series> fftw_dct1;
+    if (procs == 1) {
+      fftw_dct1 = std::make_unique<FftwDct1Series>(grid, flags, seeds);
+      series.push_back(fftw_dct1->series());
+    }
     time_rounds(series, iters);
     report(series, n);
   }
