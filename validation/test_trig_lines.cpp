@@ -7,8 +7,10 @@
 // its even and odd outputs' halves; n = 9, 11, 17, 33 and 65), every kind, double and float, boxes
 // [A][n][B] with A and B of 1, 2, 3 and 6 (lines paired along B, along A, and an odd line out on
 // either) and B of 129 and 130 (rows padded in the scratch), on random values, in place and out of
-// place times a factor (the input left as it was). (A line's partner shares its DFT: a NaN in one
-// reaches the other; BoxFft pairs only lines its transform mixes anyway, tested in test_box_fft.)
+// place times a factor (the input left as it was); and each of them run in panels (LinePanels,
+// line_panels.hpp) against the whole box's run, to the bit. (A line's partner shares its DFT: a
+// NaN in one reaches the other; BoxFft pairs only lines its transform mixes anyway, tested in
+// test_box_fft.)
 #include <fftw3.h>
 
 #include <algorithm>
@@ -16,11 +18,13 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "a2a/fft/aligned.hpp"
 #include "extended_trig.hpp"
 #include "half_length_dct4.hpp"
+#include "line_panels.hpp"
 #include "paired_trig.hpp"
 #include "serial_checks.hpp"
 #include "split_dct1.hpp"
@@ -80,6 +84,27 @@ std::vector<double> reference(Kind k, std::size_t a, std::size_t n, std::size_t 
 enum class Under { own, split };
 
 template <typename Real>
+std::size_t scratch_of(Kind k, Under under, std::size_t a, std::size_t n, std::size_t b) {
+  const bool four = k == Kind::dct4 || k == Kind::dst4, one = k == Kind::dct1 || k == Kind::dst1;
+  return under == Under::split ? SplitDct1<Real>::scratch_size(a, n, b)
+         : four                ? HalfLengthDct4<Real>::scratch_size(a, n, b)
+         : one                 ? ExtendedTrig<Real>::scratch_size(k, a, n, b)
+                               : PairedTrig<Real>::scratch_size(a, n, b);
+}
+template <typename Real>
+std::unique_ptr<a2a::fft::LineTransform<Real>> lines_of(Kind k, Under under, std::size_t a,
+                                                        std::size_t n, std::size_t b,
+                                                        std::size_t ldx,
+                                                        std::complex<Real>* scratch) {
+  const bool four = k == Kind::dct4 || k == Kind::dst4, one = k == Kind::dct1 || k == Kind::dst1;
+  if (under == Under::split)
+    return std::make_unique<SplitDct1<Real>>(a, n, b, scratch, FFTW_ESTIMATE, ldx);
+  if (four) return std::make_unique<HalfLengthDct4<Real>>(k, a, n, b, scratch, FFTW_ESTIMATE, ldx);
+  if (one) return std::make_unique<ExtendedTrig<Real>>(k, a, n, b, scratch, FFTW_ESTIMATE, ldx);
+  return std::make_unique<PairedTrig<Real>>(k, a, n, b, scratch, FFTW_ESTIMATE, ldx);
+}
+
+template <typename Real>
 void check_shape(a2a::test::SerialChecks& check, Kind k, std::size_t a, std::size_t n,
                  std::size_t b, std::mt19937& random, Under under = Under::own) {
   std::uniform_real_distribution<double> value(-1, 1);
@@ -88,23 +113,9 @@ void check_shape(a2a::test::SerialChecks& check, Kind k, std::size_t a, std::siz
     v = value(random);
   const std::vector<double> want = reference(k, a, n, b, x);
   std::vector<Real> mine(x.begin(), x.end());
-  const bool four = k == Kind::dct4 || k == Kind::dst4, one = k == Kind::dct1 || k == Kind::dst1;
   const bool split = under == Under::split;
-  a2a::fft::AlignedVector<std::complex<Real>> scratch(
-      split  ? SplitDct1<Real>::scratch_size(a, n, b)
-      : four ? HalfLengthDct4<Real>::scratch_size(a, n, b)
-      : one  ? ExtendedTrig<Real>::scratch_size(k, a, n, b)
-             : PairedTrig<Real>::scratch_size(a, n, b));
-  std::unique_ptr<a2a::fft::LineTransform<Real>> lines;
-  if (split) {
-    lines = std::make_unique<SplitDct1<Real>>(a, n, b, scratch.data(), FFTW_ESTIMATE);
-  } else if (four) {
-    lines = std::make_unique<HalfLengthDct4<Real>>(k, a, n, b, scratch.data(), FFTW_ESTIMATE);
-  } else if (one) {
-    lines = std::make_unique<ExtendedTrig<Real>>(k, a, n, b, scratch.data(), FFTW_ESTIMATE);
-  } else {
-    lines = std::make_unique<PairedTrig<Real>>(k, a, n, b, scratch.data(), FFTW_ESTIMATE);
-  }
+  a2a::fft::AlignedVector<std::complex<Real>> scratch(scratch_of<Real>(k, under, a, n, b));
+  const auto lines = lines_of<Real>(k, under, a, n, b, 0, scratch.data());
   // In place; then out of place from a copy of x, times a factor: the input left as it was.
   const std::vector<Real> input(mine);
   std::vector<Real> scaled(mine.size());
@@ -128,6 +139,49 @@ void check_shape(a2a::test::SerialChecks& check, Kind k, std::size_t a, std::siz
   check(std::equal(input.begin(), input.end(), x.begin(),
                    [](Real v, double d) { return v == static_cast<Real>(d); }),
         what + ", out of place: the input as it was");
+}
+
+// LinePanels: the box in chunks of planes or panels of B, each through its own transform of
+// the class, a scratch `budget` bytes or so (small: the boxes here are small), against the
+// whole box's transform of the same class, to the bit (the pairs stay the same), in place and
+// out of place times a factor. `budget_planes`: the budget as the scratch of that many planes (B =
+// 1: pairs of planes), else 1 byte (the narrowest panels).
+template <typename Real>
+void check_panels(a2a::test::SerialChecks& check, Kind k, Under under, std::size_t a, std::size_t n,
+                  std::size_t b, std::size_t budget_planes, std::mt19937& random) {
+  using Panels = a2a::fft::LinePanels<Real>;
+  const typename Panels::ScratchSize size = [k, under](std::size_t planes, std::size_t length,
+                                                       std::size_t values) {
+    return scratch_of<Real>(k, under, planes, length, values);
+  };
+  const typename Panels::Make make = [k, under](std::size_t planes, std::size_t length,
+                                                std::size_t values, std::size_t ldx,
+                                                std::complex<Real>* z) {
+    return lines_of<Real>(k, under, planes, length, values, ldx, z);
+  };
+  const std::size_t budget =
+      budget_planes == 0 ? 1
+                         : budget_planes * size(b == 1 ? 2 : 1, n, b) * sizeof(std::complex<Real>);
+  std::uniform_real_distribution<double> value(-1, 1);
+  std::vector<Real> x(a * n * b);
+  for (Real& v : x)
+    v = static_cast<Real>(value(random));
+  a2a::fft::AlignedVector<std::complex<Real>> whole_scratch(size(a, n, b)),
+      scratch(Panels::scratch_size(a, n, b, size, budget));
+  const auto whole = make(a, n, b, 0, whole_scratch.data());
+  const Panels panels(a, n, b, scratch.data(), size, make, budget);
+  const std::string what = std::string("panels of ") + (under == Under::split ? "split " : "") +
+                           name(k) + (sizeof(Real) == 8 ? " double" : " float") + " [" +
+                           std::to_string(a) + "][" + std::to_string(n) + "][" + std::to_string(b) +
+                           "], " + std::to_string(budget) + " bytes";
+  check(Panels::needed(a, n, b, size, budget) && scratch.size() < whole_scratch.size(),
+        what + ": runs in panels on less scratch");
+  std::vector<Real> want(x.size()), got(x.size()), in_place(x);
+  whole->run(x.data(), want.data(), whole_scratch.data(), Real(0.375));
+  panels.run(x.data(), got.data(), scratch.data(), Real(0.375));
+  panels.run(in_place.data(), in_place.data(), scratch.data(), Real(0.375));
+  check(got == want, what + ": as the whole box's, to the bit");
+  check(in_place == want, what + ", in place: as the whole box's, to the bit");
 }
 
 }  // namespace
@@ -184,6 +238,25 @@ int main() {
         check_shape<double>(check, Kind::dct1, a, n, b, random, Under::split);
         check_shape<float>(check, Kind::dct1, a, n, b, random, Under::split);
       }
+    }
+  }
+  // Panels: lines along A (B = 1: chunks of 4 and 3 planes, an odd line out in the last; of 2),
+  // chunks of 2, 2 and 1 planes (B = 6), panels of B 16 values wide and more (B = 37: 16 + 16 +
+  // 5; 33: 16 + 17, the last widened rather than one value wide; 130: nine).
+  for (const auto& [k, under, n] :
+       {std::tuple{Kind::dct2, Under::own, 8}, std::tuple{Kind::dct3, Under::own, 17},
+        std::tuple{Kind::dst2, Under::own, 9}, std::tuple{Kind::dst3, Under::own, 8},
+        std::tuple{Kind::dct4, Under::own, 16}, std::tuple{Kind::dst4, Under::own, 6},
+        std::tuple{Kind::dct1, Under::own, 8}, std::tuple{Kind::dst1, Under::own, 7},
+        std::tuple{Kind::dct1, Under::split, 17}}) {
+    for (const auto& [a, b, planes] : {std::tuple<std::size_t, std::size_t, std::size_t>{7, 1, 2},
+                                       {9, 1, 0},
+                                       {5, 6, 2},
+                                       {2, 37, 0},
+                                       {3, 33, 0},
+                                       {1, 130, 0}}) {
+      check_panels<double>(check, k, under, a, static_cast<std::size_t>(n), b, planes, random);
+      check_panels<float>(check, k, under, a, static_cast<std::size_t>(n), b, planes, random);
     }
   }
   for (Kind k : {Kind::dft, Kind::dst1, Kind::dct2, Kind::dct4, Kind::dst2, Kind::dst4})

@@ -30,6 +30,7 @@
 #include "fft3d_logic.hpp"
 #include "fftw.hpp"
 #include "half_length_dct4.hpp"
+#include "line_panels.hpp"
 #include "paired_trig.hpp"
 #include "split_dct1.hpp"
 
@@ -365,36 +366,50 @@ struct BoxFft<Real>::Impl {
   // The complex values of scratch the TrigLines `lines` along `axis` of b takes.
   std::size_t lines_scratch(Lines lines, Kind k, const Box& b, int axis, bool real_data) const {
     const auto [a, n, rest] = lines_along(b, axis, real_data, fields());
-    switch (lines) {
-      case Lines::half_length_dct4:
-        return HalfLengthDct4<Real>::scratch_size(a, n, rest);
-      case Lines::extended:
-        return SplitDct1<Real>::serves(k, n) ? SplitDct1<Real>::scratch_size(a, n, rest)
-                                             : ExtendedTrig<Real>::scratch_size(k, a, n, rest);
-      case Lines::paired:
-        return PairedTrig<Real>::scratch_size(a, n, rest);
-      case Lines::fftw:
-        break;
-    }
-    return 0;
+    return LinePanels<Real>::scratch_size(a, n, rest, line_scratch(lines, k));
   }
-  // op.lines: the TrigLines `lines` for kind k along `axis` of box b, its scratch the array at
-  // `scratch`.
+  // The complex values of scratch the LineTransform `lines` for kind k takes on a box
+  // [A][n][B], as a function of A, n and B.
+  static typename LinePanels<Real>::ScratchSize line_scratch(Lines lines, Kind k) {
+    return [lines, k](std::size_t a, std::size_t n, std::size_t b) -> std::size_t {
+      switch (lines) {
+        case Lines::half_length_dct4:
+          return HalfLengthDct4<Real>::scratch_size(a, n, b);
+        case Lines::extended:
+          return SplitDct1<Real>::serves(k, n) ? SplitDct1<Real>::scratch_size(a, n, b)
+                                               : ExtendedTrig<Real>::scratch_size(k, a, n, b);
+        case Lines::paired:
+          return PairedTrig<Real>::scratch_size(a, n, b);
+        case Lines::fftw:
+          break;
+      }
+      return 0;
+    };
+  }
+  // op.lines: the LineTransform `lines` for kind k along `axis` of box b (in panels where its
+  // scratch would not stay in cache: LinePanels), its scratch the array at `scratch`.
   void make_trig(Op& op, Lines lines, const Box& b, int axis, Kind k, bool real_data,
                  std::size_t fields, std::byte* scratch, bool& planned) {
     if (b.empty()) return;
     const auto [a, n, rest] = lines_along(b, axis, real_data, fields);
+    const unsigned flags = o.fftw_flags;
+    const typename LinePanels<Real>::Make make =
+        [lines, k, flags](std::size_t planes, std::size_t length, std::size_t values,
+                          std::size_t ldx, Complex* z) -> std::unique_ptr<LineTransform<Real>> {
+      if (lines == Lines::half_length_dct4)
+        return std::make_unique<HalfLengthDct4<Real>>(k, planes, length, values, z, flags, ldx);
+      if (lines == Lines::extended && SplitDct1<Real>::serves(k, length))
+        return std::make_unique<SplitDct1<Real>>(planes, length, values, z, flags, ldx);
+      if (lines == Lines::extended)
+        return std::make_unique<ExtendedTrig<Real>>(k, planes, length, values, z, flags, ldx);
+      return std::make_unique<PairedTrig<Real>>(k, planes, length, values, z, flags, ldx);
+    };
     auto* z = reinterpret_cast<Complex*>(scratch);
-    if (lines == Lines::half_length_dct4) {
-      trigs.push_back(std::make_unique<HalfLengthDct4<Real>>(k, a, n, rest, z, o.fftw_flags));
-    } else if (lines == Lines::extended) {
-      if (SplitDct1<Real>::serves(k, n)) {
-        trigs.push_back(std::make_unique<SplitDct1<Real>>(a, n, rest, z, o.fftw_flags));
-      } else {
-        trigs.push_back(std::make_unique<ExtendedTrig<Real>>(k, a, n, rest, z, o.fftw_flags));
-      }
+    const auto size = line_scratch(lines, k);
+    if (LinePanels<Real>::needed(a, n, rest, size)) {
+      trigs.push_back(std::make_unique<LinePanels<Real>>(a, n, rest, z, size, make));
     } else {
-      trigs.push_back(std::make_unique<PairedTrig<Real>>(k, a, n, rest, z, o.fftw_flags));
+      trigs.push_back(make(a, n, rest, 0, z));
     }
     if (!trigs.back()->planned()) planned = false;
     op.lines = trigs.back().get();

@@ -53,11 +53,13 @@ class ExtendedTrig final : public TrigLines<Real> {
 
   // Plans FFTW's DFT of the extended pairs on `scratch` (scratch_size values) with `flags`;
   // planned() is false where FFTW makes none (FFTW_WISDOM_ONLY without the wisdom).
-  ExtendedTrig(Kind kind, std::size_t a, std::size_t n, std::size_t b, C* scratch, unsigned flags)
+  ExtendedTrig(Kind kind, std::size_t a, std::size_t n, std::size_t b, C* scratch, unsigned flags,
+               std::size_t ldx = 0)
       : sine_(kind == Kind::dst1),
         a_(a),
         n_(n),
         b_(b),
+        ldx_(ldx != 0 ? ldx : b),
         m_(extended(kind, n)),
         outer_(Pairs(a, b).outer),
         inner_(Pairs(a, b).inner) {
@@ -91,7 +93,7 @@ class ExtendedTrig final : public TrigLines<Real> {
       if (b_ >= 2) {
         // Rows of B reals: point j of every line of row o, the pairs' values side by side.
         auto copy_row = [&](std::size_t j, std::size_t k, Real sign) {
-          const Real* in = x + (o * n_ + j) * b_;
+          const Real* in = x + (o * n_ + j) * ldx_;
           Real* out = reinterpret_cast<Real*>(row(z, o, k));
           for (std::size_t v = 0; v < b_; ++v)
             out[v] = sign * in[v];
@@ -145,7 +147,7 @@ class ExtendedTrig final : public TrigLines<Real> {
       if (b_ >= 2) {
         for (std::size_t k = 0; k < n_; ++k) {
           const Real* in = reinterpret_cast<const Real*>(row(z, o, k + shift));
-          Real* out = x + (o * n_ + k) * b_;
+          Real* out = x + (o * n_ + k) * ldx_;
           if (sine_) {
             for (std::size_t i = 0; i < b_ / 2; ++i) {
               out[2 * i] = first * in[2 * i + 1];
@@ -173,7 +175,7 @@ class ExtendedTrig final : public TrigLines<Real> {
   }
 
   bool sine_;
-  std::size_t a_, n_, b_, m_, outer_, inner_;
+  std::size_t a_, n_, b_, ldx_, m_, outer_, inner_;
 };
 
 }  // namespace a2a::fft

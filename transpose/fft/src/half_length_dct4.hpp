@@ -45,8 +45,9 @@ class HalfLengthDct4 final : public TrigLines<Real> {
 
   // Plans FFTW's DFT of the folded lines on `scratch` (scratch_size values) with `flags`;
   // planned() is false where FFTW makes none (FFTW_WISDOM_ONLY without the wisdom).
-  HalfLengthDct4(Kind kind, std::size_t a, std::size_t n, std::size_t b, C* scratch, unsigned flags)
-      : sine_(kind == Kind::dst4), a_(a), n_(n), b_(b) {
+  HalfLengthDct4(Kind kind, std::size_t a, std::size_t n, std::size_t b, C* scratch, unsigned flags,
+                 std::size_t ldx = 0)
+      : sine_(kind == Kind::dst4), a_(a), n_(n), b_(b), ldx_(ldx != 0 ? ldx : b) {
     const std::size_t m = n / 2;
     before_re_.resize(m);
     before_im_.resize(m);
@@ -95,8 +96,8 @@ class HalfLengthDct4 final : public TrigLines<Real> {
     const std::size_t row = TrigLines<Real>::row_stride(b_);
     for (std::size_t o = 0; o < a_; ++o) {
       for (std::size_t j = 0; j < m; ++j) {
-        const Real* even = x + (o * n_ + 2 * j) * b_;
-        const Real* odd = x + (o * n_ + n_ - 1 - 2 * j) * b_;
+        const Real* even = x + (o * n_ + 2 * j) * ldx_;
+        const Real* odd = x + (o * n_ + n_ - 1 - 2 * j) * ldx_;
         if (sine_) std::swap(even, odd);
         const Real wr = before_re_[j], wi = before_im_[j];
         Real* out = reinterpret_cast<Real*>(z + (o * m + j) * row);
@@ -130,8 +131,8 @@ class HalfLengthDct4 final : public TrigLines<Real> {
     const std::size_t row = TrigLines<Real>::row_stride(b_);
     for (std::size_t o = 0; o < a_; ++o) {
       for (std::size_t k = 0; k < m; ++k) {
-        Real* even = x + (o * n_ + 2 * k) * b_;
-        Real* odd = x + (o * n_ + n_ - 1 - 2 * k) * b_;
+        Real* even = x + (o * n_ + 2 * k) * ldx_;
+        Real* odd = x + (o * n_ + n_ - 1 - 2 * k) * ldx_;
         const Real vr = after_re_[k], vi = after_im_[k];
         const Real* in = reinterpret_cast<const Real*>(z + (o * m + k) * row);
         for (std::size_t i = 0; i < b_; ++i) {
@@ -144,7 +145,7 @@ class HalfLengthDct4 final : public TrigLines<Real> {
   }
 
   bool sine_;
-  std::size_t a_, n_, b_;
+  std::size_t a_, n_, b_, ldx_;
   // The twiddles before and after the DFT, real and imaginary parts apart (loops vectorize on
   // these).
   std::vector<Real> before_re_, before_im_, after_re_, after_im_;

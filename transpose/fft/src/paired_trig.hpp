@@ -101,8 +101,15 @@ class PairedTrig final : public TrigLines<Real> {
 
   // Plans FFTW's DFT of the pairs on `scratch` (scratch_size values) with `flags`; planned()
   // is false where FFTW makes none (FFTW_WISDOM_ONLY without the wisdom).
-  PairedTrig(Kind kind, std::size_t a, std::size_t n, std::size_t b, C* scratch, unsigned flags)
-      : kind_(kind), a_(a), n_(n), b_(b), outer_(Pairs(a, b).outer), inner_(Pairs(a, b).inner) {
+  PairedTrig(Kind kind, std::size_t a, std::size_t n, std::size_t b, C* scratch, unsigned flags,
+             std::size_t ldx = 0)
+      : kind_(kind),
+        a_(a),
+        n_(n),
+        b_(b),
+        ldx_(ldx != 0 ? ldx : b),
+        outer_(Pairs(a, b).outer),
+        inner_(Pairs(a, b).inner) {
     twiddle_ = twiddles(n);
     this->plan_lines(outer_, n, inner_, scratch, second() ? FFTW_FORWARD : FFTW_BACKWARD, flags);
   }
@@ -155,7 +162,7 @@ class PairedTrig final : public TrigLines<Real> {
       if (b_ >= 2) {
         for (std::size_t j = 0; j < n_; ++j) {
           const Real sign = alternate && j % 2 == 1 ? Real(-1) : Real(1);
-          const Real* in = x + (o * n_ + j) * b_;
+          const Real* in = x + (o * n_ + j) * ldx_;
           Real* out = reinterpret_cast<Real*>(row(z, o, position(j)));
           for (std::size_t v = 0; v < b_; ++v)
             out[v] = sign * in[v];
@@ -188,7 +195,7 @@ class PairedTrig final : public TrigLines<Real> {
           const Real* here = reinterpret_cast<const Real*>(row(z, o, k));
           const Real* mirror = reinterpret_cast<const Real*>(row(z, o, (n_ - k) % n_));
           const Real tr = factor * twiddle_[k].real(), ti = factor * twiddle_[k].imag();
-          Real* out = x + (o * n_ + (reverse ? n_ - 1 - k : k)) * b_;
+          Real* out = x + (o * n_ + (reverse ? n_ - 1 - k : k)) * ldx_;
           const std::size_t pairs = b_ / 2;
           for (std::size_t i = 0; i < pairs; ++i) {
             // s = Z[k] + conj Z[n-k], d = Z[k] - conj Z[n-k]
@@ -235,7 +242,7 @@ class PairedTrig final : public TrigLines<Real> {
     for (std::size_t o = 0; o < outer_; ++o) {
       if (b_ >= 2) {
         auto values = [&](std::size_t k) {
-          const Real* p = x + (o * n_ + index(k)) * b_;
+          const Real* p = x + (o * n_ + index(k)) * ldx_;
           return [p](std::size_t v) { return p[v]; };
         };
         twiddle_row_in(values(0), zero, reinterpret_cast<Real*>(row(z, o, 0)), b_, twiddle_[0]);
@@ -272,7 +279,7 @@ class PairedTrig final : public TrigLines<Real> {
         for (std::size_t j = 0; j < n_; ++j) {
           const Real sign = alternate && j % 2 == 1 ? -factor : factor;
           const Real* in = reinterpret_cast<const Real*>(row(z, o, position(j)));
-          Real* out = x + (o * n_ + j) * b_;
+          Real* out = x + (o * n_ + j) * ldx_;
           for (std::size_t v = 0; v < b_; ++v)
             out[v] = sign * in[v];
         }
@@ -293,7 +300,7 @@ class PairedTrig final : public TrigLines<Real> {
   }
 
   Kind kind_;
-  std::size_t a_, n_, b_, outer_, inner_;
+  std::size_t a_, n_, b_, ldx_, outer_, inner_;
   std::vector<C> twiddle_;
 };
 

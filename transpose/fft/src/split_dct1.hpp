@@ -46,10 +46,11 @@ class SplitDct1 final : public LineTransform<Real> {
   // Plans both DFTs on `scratch` (scratch_size values) with `flags`; planned() is false where
   // FFTW makes either not (FFTW_WISDOM_ONLY without the wisdom).
   SplitDct1(std::size_t a, std::size_t n, std::size_t b, std::complex<Real>* scratch,
-            unsigned flags)
+            unsigned flags, std::size_t ldx = 0)
       : a_(a),
         n_(n),
         b_(b),
+        ldx_(ldx != 0 ? ldx : b),
         h_(n / 2),
         outer_(LinePairs(a, b).outer),
         inner_(LinePairs(a, b).inner),
@@ -96,7 +97,7 @@ class SplitDct1 final : public LineTransform<Real> {
     const std::size_t last = 2 * h_;
     for (std::size_t o = 0; o < outer_; ++o) {
       if (b_ >= 2) {
-        auto at = [&](std::size_t j) { return x + (o * n_ + j) * b_; };
+        auto at = [&](std::size_t j) { return x + (o * n_ + j) * ldx_; };
         for (std::size_t j = 0; j < last; ++j) {
           const Real* front = at(j);
           const Real* back = at(last - j);
@@ -149,12 +150,12 @@ class SplitDct1 final : public LineTransform<Real> {
       if (b_ >= 2) {
         for (std::size_t k = 0; k <= h_; ++k) {
           const Real* even = even_row(z, o, k);
-          Real* out = x + (o * n_ + 2 * k) * b_;
+          Real* out = x + (o * n_ + 2 * k) * ldx_;
           for (std::size_t v = 0; v < b_; ++v)
             out[v] = factor * even[v];
           if (k == h_) break;
           const Real* odd = odd_row(z, o, position(k));
-          out += b_;
+          out += ldx_;
           for (std::size_t v = 0; v < b_; ++v)
             out[v] = factor * odd[v];
         }
@@ -180,7 +181,7 @@ class SplitDct1 final : public LineTransform<Real> {
     }
   }
 
-  std::size_t a_, n_, b_, h_, outer_, inner_, stride_, odd_at_;
+  std::size_t a_, n_, b_, ldx_, h_, outer_, inner_, stride_, odd_at_;
   std::vector<C> twiddle_;
   LinesDft<Real> even_, odd_;
 };
