@@ -45,10 +45,12 @@ CASES = {
     "c2c_columns_y": ((3, 5, 512), ("dft", "dft", "dft"), 0, 1),
     "c2c_columns_batch2": ((5, 8, 32), ("dft", "dft", "dft"), 0, 2),
     "r2c_columns": ((4, 16, 30), ("dft", "dft", "dft"), 1, 1),
-    # DCT-I of odd length from 9 on: its even and odd outputs through DFTs of the halves
-    # (SplitDct1), on real lines paired along every axis and on a complex batch's parts.
+    # DCT-I and DST-I of odd length from 9 on: their even and odd outputs through DFTs of the
+    # halves (SplitTrig1), on real lines paired along every axis and on a complex batch's parts.
     "r2r_dct1_split": ((9, 17, 11), ("dct1", "dct1", "dct1"), 0, 1),
     "mixed_dct1_split_dft_batch2": ((11, 6, 33), ("dct1", "dft", "dct1"), 0, 2),
+    "r2r_dst1_split": ((15, 9, 31), ("dst1", "dst1", "dst1"), 0, 1),
+    "mixed_dst1_split_dft_batch2": ((9, 6, 15), ("dst1", "dft", "dst1"), 0, 2),
 }
 
 

@@ -3,8 +3,8 @@
 // complex DFTs of paired lines; n = 1, 2, 3, 8 and 17), HalfLengthDct4 (half_length_dct4.hpp:
 // types IV of even length through DFTs of n/2 points; n = 2, 4, 6, 16), ExtendedTrig
 // (extended_trig.hpp: types I through DFTs of paired lines' symmetric extensions; n = 1 (DST-I
-// only), 2, 3, 8, 17 and 33) and SplitDct1 (split_dct1.hpp: DCT-I of odd length through DFTs of
-// its even and odd outputs' halves; n = 9, 11, 17, 33 and 65), every kind, double and float, boxes
+// only), 2, 3, 8, 17 and 33) and SplitTrig1 (split_trig1.hpp: types I of odd length through DFTs
+// of their even and odd outputs' halves; n = 9 to 65), every kind, double and float, boxes
 // [A][n][B] with A and B of 1, 2, 3 and 6 (lines paired along B, along A, and an odd line out on
 // either) and B of 129 and 130 (rows padded in the scratch), on random values, in place and out of
 // place times a factor (the input left as it was); and each of them run in panels (LinePanels,
@@ -27,7 +27,7 @@
 #include "line_panels.hpp"
 #include "paired_trig.hpp"
 #include "serial_checks.hpp"
-#include "split_dct1.hpp"
+#include "split_trig1.hpp"
 
 namespace {
 
@@ -35,7 +35,7 @@ using a2a::fft::ExtendedTrig;
 using a2a::fft::HalfLengthDct4;
 using a2a::fft::Kind;
 using a2a::fft::PairedTrig;
-using a2a::fft::SplitDct1;
+using a2a::fft::SplitTrig1;
 
 fftw_r2r_kind fftw_kind(Kind k) {
   switch (k) {
@@ -80,13 +80,13 @@ std::vector<double> reference(Kind k, std::size_t a, std::size_t n, std::size_t 
 }
 
 // The class under test: the one for the kind (PairedTrig, HalfLengthDct4, ExtendedTrig), or
-// SplitDct1 for a DCT-I.
+// SplitTrig1 for a type I.
 enum class Under { own, split };
 
 template <typename Real>
 std::size_t scratch_of(Kind k, Under under, std::size_t a, std::size_t n, std::size_t b) {
   const bool four = k == Kind::dct4 || k == Kind::dst4, one = k == Kind::dct1 || k == Kind::dst1;
-  return under == Under::split ? SplitDct1<Real>::scratch_size(a, n, b)
+  return under == Under::split ? SplitTrig1<Real>::scratch_size(k, a, n, b)
          : four                ? HalfLengthDct4<Real>::scratch_size(a, n, b)
          : one                 ? ExtendedTrig<Real>::scratch_size(k, a, n, b)
                                : PairedTrig<Real>::scratch_size(a, n, b);
@@ -97,8 +97,7 @@ std::unique_ptr<a2a::fft::LineTransform<Real>> lines_of(Kind k, Under under, std
                                                         std::size_t ldx,
                                                         std::complex<Real>* scratch) {
   const bool four = k == Kind::dct4 || k == Kind::dst4, one = k == Kind::dct1 || k == Kind::dst1;
-  if (under == Under::split)
-    return std::make_unique<SplitDct1<Real>>(a, n, b, scratch, FFTW_ESTIMATE, ldx);
+  if (under == Under::split) return SplitTrig1<Real>::make(k, a, n, b, scratch, FFTW_ESTIMATE, ldx);
   if (four) return std::make_unique<HalfLengthDct4<Real>>(k, a, n, b, scratch, FFTW_ESTIMATE, ldx);
   if (one) return std::make_unique<ExtendedTrig<Real>>(k, a, n, b, scratch, FFTW_ESTIMATE, ldx);
   return std::make_unique<PairedTrig<Real>>(k, a, n, b, scratch, FFTW_ESTIMATE, ldx);
@@ -228,15 +227,17 @@ int main() {
       }
     }
   }
-  check(SplitDct1<double>::serves(Kind::dct1, 9) && !SplitDct1<double>::serves(Kind::dct1, 10) &&
-            !SplitDct1<double>::serves(Kind::dct1, 7),
-        "dct1 splits at odd lengths from 9");
-  for (std::size_t n : {9, 11, 17, 33, 65}) {
-    for (std::size_t a : {1, 2, 3, 6}) {
-      for (std::size_t b : {1, 2, 3, 6, 129, 130}) {
-        if (b > 6 && a > 2) continue;  // long rows: padded in the scratch (row_stride)
-        check_shape<double>(check, Kind::dct1, a, n, b, random, Under::split);
-        check_shape<float>(check, Kind::dct1, a, n, b, random, Under::split);
+  for (Kind k : {Kind::dct1, Kind::dst1}) {
+    check(SplitTrig1<double>::serves(k, 9) && !SplitTrig1<double>::serves(k, 10) &&
+              !SplitTrig1<double>::serves(k, 7),
+          std::string(name(k)) + " splits at odd lengths from 9");
+    for (std::size_t n : {9, 11, 15, 17, 31, 33, 63, 65}) {
+      for (std::size_t a : {1, 2, 3, 6}) {
+        for (std::size_t b : {1, 2, 3, 6, 129, 130}) {
+          if (b > 6 && a > 2) continue;  // long rows: padded in the scratch (row_stride)
+          check_shape<double>(check, k, a, n, b, random, Under::split);
+          check_shape<float>(check, k, a, n, b, random, Under::split);
+        }
       }
     }
   }
@@ -248,7 +249,7 @@ int main() {
         std::tuple{Kind::dst2, Under::own, 9}, std::tuple{Kind::dst3, Under::own, 8},
         std::tuple{Kind::dct4, Under::own, 16}, std::tuple{Kind::dst4, Under::own, 6},
         std::tuple{Kind::dct1, Under::own, 8}, std::tuple{Kind::dst1, Under::own, 7},
-        std::tuple{Kind::dct1, Under::split, 17}}) {
+        std::tuple{Kind::dct1, Under::split, 17}, std::tuple{Kind::dst1, Under::split, 15}}) {
     for (const auto& [a, b, planes] : {std::tuple<std::size_t, std::size_t, std::size_t>{7, 1, 2},
                                        {9, 1, 0},
                                        {5, 6, 2},
@@ -259,8 +260,8 @@ int main() {
       check_panels<float>(check, k, under, a, static_cast<std::size_t>(n), b, planes, random);
     }
   }
-  for (Kind k : {Kind::dft, Kind::dst1, Kind::dct2, Kind::dct4, Kind::dst2, Kind::dst4})
-    check(!SplitDct1<double>::serves(k, 17), std::string(name(k)) + " does not split");
+  for (Kind k : {Kind::dft, Kind::dct2, Kind::dct4, Kind::dst2, Kind::dst4})
+    check(!SplitTrig1<double>::serves(k, 17), std::string(name(k)) + " does not split");
   for (Kind k : {Kind::dft, Kind::dct2, Kind::dct4, Kind::dst2, Kind::dst4})
     check(!ExtendedTrig<double>::serves(k, 8), std::string(name(k)) + " is not type I");
   for (Kind k : {Kind::dft, Kind::dct1, Kind::dct4, Kind::dst1, Kind::dst4})

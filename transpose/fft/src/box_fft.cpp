@@ -32,7 +32,7 @@
 #include "half_length_dct4.hpp"
 #include "line_panels.hpp"
 #include "paired_trig.hpp"
-#include "split_dct1.hpp"
+#include "split_trig1.hpp"
 
 namespace a2a::fft {
 
@@ -151,7 +151,7 @@ struct BoxFft<Real>::Impl {
   // arrays.
   struct Op {
     enum Type { copy, reshape, transform, scale, to_internal, from_internal } type = copy;
-    // trig: a DCT/DST through a LineTransform (PairedTrig, HalfLengthDct4, SplitDct1,
+    // trig: a DCT/DST through a LineTransform (PairedTrig, HalfLengthDct4, SplitTrig1,
     // ExtendedTrig), its scratch the other work array.
     // columns: a DFT along axis 0 or 1 through ColumnFfts' panels (make_columns).
     enum Call { dft, r2r, r2c, c2r, trig, columns } call = dft;
@@ -346,7 +346,7 @@ struct BoxFft<Real>::Impl {
   }
   // Which TrigLines, if any, runs a transform of kind k along `axis` of box b rather than
   // FFTW's r2r (line by line): type IV of even length (HalfLengthDct4, each line its own DFT);
-  // types I (SplitDct1 for DCT-I of odd length, else ExtendedTrig), II and III (PairedTrig) where
+  // types I (SplitTrig1 at odd lengths, else ExtendedTrig), II and III (PairedTrig) where
   // the two lines they pair, whose values then share one DFT (a NaN or a huge value in one reaches
   // the other), are lines this plan mixes anyway: a complex value's real and imaginary parts (some
   // axis is a DFT), or, for one real field, neighbouring lines of a grid transformed along every
@@ -376,8 +376,8 @@ struct BoxFft<Real>::Impl {
         case Lines::half_length_dct4:
           return HalfLengthDct4<Real>::scratch_size(a, n, b);
         case Lines::extended:
-          return SplitDct1<Real>::serves(k, n) ? SplitDct1<Real>::scratch_size(a, n, b)
-                                               : ExtendedTrig<Real>::scratch_size(k, a, n, b);
+          return SplitTrig1<Real>::serves(k, n) ? SplitTrig1<Real>::scratch_size(k, a, n, b)
+                                                : ExtendedTrig<Real>::scratch_size(k, a, n, b);
         case Lines::paired:
           return PairedTrig<Real>::scratch_size(a, n, b);
         case Lines::fftw:
@@ -398,8 +398,8 @@ struct BoxFft<Real>::Impl {
                           std::size_t ldx, Complex* z) -> std::unique_ptr<LineTransform<Real>> {
       if (lines == Lines::half_length_dct4)
         return std::make_unique<HalfLengthDct4<Real>>(k, planes, length, values, z, flags, ldx);
-      if (lines == Lines::extended && SplitDct1<Real>::serves(k, length))
-        return std::make_unique<SplitDct1<Real>>(planes, length, values, z, flags, ldx);
+      if (lines == Lines::extended && SplitTrig1<Real>::serves(k, length))
+        return SplitTrig1<Real>::make(k, planes, length, values, z, flags, ldx);
       if (lines == Lines::extended)
         return std::make_unique<ExtendedTrig<Real>>(k, planes, length, values, z, flags, ldx);
       return std::make_unique<PairedTrig<Real>>(k, planes, length, values, z, flags, ldx);

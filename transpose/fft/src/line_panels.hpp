@@ -1,4 +1,4 @@
-// A line transform (PairedTrig, HalfLengthDct4, ExtendedTrig, SplitDct1) run a panel of the box
+// A line transform (PairedTrig, HalfLengthDct4, ExtendedTrig, SplitTrig1) run a panel of the box
 // at a time, where the box's scratch would not stay in cache: the box [A][n][B] in chunks of
 // planes [c][n][B], or, where one plane's scratch is too large (a line axis first: A = 1, B the
 // rest of the box), in panels [1][n][w] of w neighbouring values of B (rows of the box apart).

@@ -67,7 +67,7 @@ class PairedTrig final : public TrigLines<Real> {
   }
   // Type III's pass in, for row k of pairs side by side (B >= 2; b reals):
   //   Z[k] = conj(t[k]) ((a[k] + b[n-k]) + i (b[k] - a[n-k]))   (X[n] = 0),
-  // `here(v)` and `mirror(v)` the values of rows k and n-k (`zero` for row 0). SplitDct1 calls
+  // `here(v)` and `mirror(v)` the values of rows k and n-k (`zero` for row 0). SplitTrig1 calls
   // it on rows it computes as it goes.
   template <typename Here, typename Mirror>
   static void twiddle_row_in(Here here, Mirror mirror, Real* out, std::size_t b, C t) {

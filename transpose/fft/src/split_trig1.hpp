@@ -1,0 +1,262 @@
+// DCT-I and DST-I (FFTW's REDFT00 and RODFT00, unnormalized) of odd length n = 2h + 1 (the
+// sizes type-I grids take: 2^k + 1 points for DCT-I, 2^k - 1 for DST-I) as two DFTs of the
+// halves: the split-radix step of FFTW's reodft00e-splitradix (Z. Wang, "Fast algorithms for
+// the discrete W transform and for the discrete Fourier transform", IEEE Trans. ASSP 32(4),
+// 1984). With s[i] = x[i] + x[n-1-i] (i = 0 .. h) and d[i] = x[i] - x[n-1-i] (i = 0 .. h-1), the
+// outputs fall apart by parity:
+//   DCT-I(x)[2k] = DCT-I(s)[k],    DCT-I(x)[2k+1] = DCT-III(d)[k];
+//   DST-I(x)[2k] = DST-III(s)[k],  DST-I(x)[2k+1] = DST-I(d)[k].
+// The type-I half is ExtendedTrig's: the DFT of the half's symmetric extension, which reads
+// straight from x: x[j] + x[2h-j] for j < 2h (DCT: 2h points, not ExtendedTrig's 4h), or 0 then
+// x[j-1] - x[n-j] for j = 1 .. n (DST: 2h + 2 points, not 4h + 4). The type-III half is
+// PairedTrig's, a DFT of h (DCT) or h + 1 (DST) points, its pass in reading d or s as it goes.
+// Two real lines ride in one complex line throughout, as there; s and d are never stored.
+//
+// Why: ExtendedTrig runs one complex DFT of about 4h points per pair of lines; this runs DFTs
+// of about 2h and h, and its pass in writes about 3h complex values per pair, not 4h. Sums and
+// differences only: as accurate as ExtendedTrig.
+//
+// The box is seen as [A][n][B] reals (as in paired_trig.hpp), rows ldx reals apart; the scratch
+// holds the type-I half, [outer][2h or 2h+2][inner] complex, then the type-III half,
+// [outer][h or h+1][inner].
+#pragma once
+
+#include <complex>
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "a2a/fft/box_fft.hpp"
+#include "paired_trig.hpp"
+#include "trig_lines.hpp"
+#include "vector_clones.hpp"
+
+namespace a2a::fft {
+
+// What BoxFft asks: the lengths served, the scratch, and the transform for a kind.
+template <typename Real>
+struct SplitTrig1 {
+  // Odd lengths from 9 on (below, ExtendedTrig's one DFT is as cheap).
+  static bool serves(Kind k, std::size_t n) {
+    return (k == Kind::dct1 || k == Kind::dst1) && n % 2 == 1 && n >= 9;
+  }
+  // Complex values of scratch a box [A][n][B] takes.
+  static std::size_t scratch_size(Kind k, std::size_t a, std::size_t n, std::size_t b);
+  // The transform of kind k (dct1 or dst1) for a box [A][n][B], rows ldx reals apart (0: B),
+  // planned on `scratch` (scratch_size values) with `flags`.
+  static std::unique_ptr<LineTransform<Real>> make(Kind k, std::size_t a, std::size_t n,
+                                                   std::size_t b, std::complex<Real>* scratch,
+                                                   unsigned flags, std::size_t ldx = 0);
+};
+
+// The transform, compiled once per kind (Sine: DST-I), without a branch on it in the loops.
+template <typename Real, bool Sine>
+class SplitTrig1Of final : public LineTransform<Real> {
+  using C = std::complex<Real>;
+  using Paired = PairedTrig<Real>;
+
+ public:
+  static std::size_t scratch_size(std::size_t a, std::size_t n, std::size_t b) {
+    const LinePairs pairs(a, b);
+    return type1_size(pairs, n) +
+           pairs.outer * type3_length(n) * LinesDft<Real>::row_stride(pairs.inner);
+  }
+
+  // Plans both DFTs on `scratch` (scratch_size values) with `flags`; planned() is false where
+  // FFTW makes either not (FFTW_WISDOM_ONLY without the wisdom).
+  SplitTrig1Of(std::size_t a, std::size_t n, std::size_t b, C* scratch, unsigned flags,
+               std::size_t ldx)
+      : a_(a),
+        n_(n),
+        b_(b),
+        ldx_(ldx != 0 ? ldx : b),
+        h_(n / 2),
+        m1_(type1_length(n)),
+        m3_(type3_length(n)),
+        outer_(LinePairs(a, b).outer),
+        inner_(LinePairs(a, b).inner),
+        stride_(LinesDft<Real>::row_stride(inner_)),
+        type3_at_(type1_size(LinePairs(a, b), n)),
+        twiddle_(Paired::twiddles(m3_)) {
+    type1_.plan(outer_, m1_, inner_, scratch, FFTW_FORWARD, flags);
+    type3_.plan(outer_, m3_, inner_, scratch + type3_at_, FFTW_BACKWARD, flags);
+  }
+
+  void run(const Real* in, Real* out, C* scratch, Real factor = 1) const override {
+    into_scratch(in, scratch);
+    type1_.execute(scratch);
+    type3_.execute(scratch + type3_at_);
+    out_of_scratch(scratch, out, factor);
+  }
+  bool planned() const override { return type1_.planned() && type3_.planned(); }
+
+ private:
+  // The DFT lengths: the type-I half's extension and the type-III half.
+  static std::size_t type1_length(std::size_t n) { return Sine ? n + 1 : n - 1; }
+  static std::size_t type3_length(std::size_t n) { return Sine ? n / 2 + 1 : n / 2; }
+  // The type-I half's complex values, rounded up to 64 bytes: the type-III half's DFT then
+  // runs on an array aligned as the type-I one's.
+  static std::size_t type1_size(const LinePairs& pairs, std::size_t n) {
+    const std::size_t values =
+        pairs.outer * type1_length(n) * LinesDft<Real>::row_stride(pairs.inner);
+    const std::size_t per_64 = 64 / sizeof(C);
+    return (values + per_64 - 1) / per_64 * per_64;
+  }
+  Real* type1_row(C* z, std::size_t o, std::size_t k) const {
+    return reinterpret_cast<Real*>(z + (o * m1_ + k) * stride_);
+  }
+  Real* type3_row(C* z, std::size_t o, std::size_t k) const {
+    return reinterpret_cast<Real*>(z + type3_at_ + (o * m3_ + k) * stride_);
+  }
+  const Real* type1_row(const C* z, std::size_t o, std::size_t k) const {
+    return type1_row(const_cast<C*>(z), o, k);
+  }
+  const Real* type3_row(const C* z, std::size_t o, std::size_t k) const {
+    return type3_row(const_cast<C*>(z), o, k);
+  }
+  // Where point k of the type-III half's DFT lands (PairedTrig's reorder).
+  std::size_t position(std::size_t k) const { return k % 2 == 0 ? k / 2 : m3_ - 1 - k / 2; }
+
+  // The type-I half's extension row j from points front(j) and back(j) of x: DCT x[j] +
+  // x[2h-j], DST x[j-1] - x[n-j] (its row 0 zero). The type-III half's input point k from points
+  // front3(k) and back3(k): DCT d[k] = x[k] - x[2h-k], DST s read backward (PairedTrig's DST-III
+  // reverses its input), s[h-k] = x[h-k] + x[h+k].
+  A2A_VECTOR_CLONES
+  void into_scratch(const Real* x, C* z) const {
+    constexpr Real sign = Sine ? Real(-1) : Real(1);  // of the back point
+    constexpr std::size_t first = Sine ? 1 : 0;
+    const std::size_t n = n_, h = h_;
+    auto front = [](std::size_t j) { return Sine ? j - 1 : j; };
+    auto back = [n, h](std::size_t j) { return Sine ? n - j : 2 * h - j; };
+    auto front3 = [h](std::size_t k) { return Sine ? h - k : k; };
+    auto back3 = [h](std::size_t k) { return Sine ? h + k : 2 * h - k; };
+    for (std::size_t o = 0; o < outer_; ++o) {
+      if (b_ >= 2) {
+        auto at = [&](std::size_t j) { return x + (o * n_ + j) * ldx_; };
+        if constexpr (Sine) {
+          Real* zeros = type1_row(z, o, 0);
+          for (std::size_t v = 0; v < 2 * inner_; ++v)
+            zeros[v] = 0;
+        }
+        for (std::size_t j = first; j < m1_; ++j) {
+          const Real* p = at(front(j));
+          const Real* q = at(back(j));
+          Real* out = type1_row(z, o, j);
+          for (std::size_t v = 0; v < b_; ++v)
+            out[v] = p[v] + sign * q[v];
+          if (b_ % 2 == 1) out[b_] = 0;
+        }
+        auto values = [&](std::size_t k) {
+          const Real* p = at(front3(k));
+          const Real* q = at(back3(k));
+          return [p, q](std::size_t v) { return p[v] - sign * q[v]; };
+        };
+        Paired::twiddle_row_in(values(0), Paired::zero, type3_row(z, o, 0), b_, twiddle_[0]);
+        for (std::size_t k = 1; k < m3_; ++k)
+          Paired::twiddle_row_in(values(k), values(m3_ - k), type3_row(z, o, k), b_, twiddle_[k]);
+        continue;
+      }
+      // Lines 2o and 2o + 1 (b nullptr for an odd line out).
+      const Real* a = x + 2 * o * n_;
+      const Real* b = 2 * o + 1 < a_ ? a + n_ : nullptr;
+      Real* extension = type1_row(z, o, 0);
+      if constexpr (Sine) extension[0] = extension[1] = 0;
+      for (std::size_t j = first; j < m1_; ++j)
+        extension[2 * j] = a[front(j)] + sign * a[back(j)];
+      if (b != nullptr) {
+        for (std::size_t j = first; j < m1_; ++j)
+          extension[2 * j + 1] = b[front(j)] + sign * b[back(j)];
+      } else {
+        for (std::size_t j = first; j < m1_; ++j)
+          extension[2 * j + 1] = 0;
+      }
+      auto values = [&](const Real* line) {
+        return [line, front3, back3](std::size_t k) {
+          return line[front3(k)] - sign * line[back3(k)];
+        };
+      };
+      const Real* t = reinterpret_cast<const Real*>(twiddle_.data());
+      if (b != nullptr) {
+        Paired::twiddle_line_in(values(a), values(b), type3_row(z, o, 0), m3_, t);
+      } else {
+        Paired::twiddle_line_in(values(a), Paired::zero, type3_row(z, o, 0), m3_, t);
+      }
+    }
+  }
+
+  // DCT: point 2k from the type-I half's row k (real parts line a, imaginary parts line b),
+  // point 2k + 1 from the type-III half. DST: point 2k + 1 from the type-I half's row k + 1
+  // (line a from its imaginary parts negated, line b from its real parts), point 2k from the
+  // type-III half, negated where k is odd.
+  A2A_VECTOR_CLONES
+  void out_of_scratch(const C* z, Real* x, Real factor) const {
+    const std::size_t type1_first = Sine ? 1 : 0;  // output point of type-I row 0 (+1)
+    const std::size_t type3_first = Sine ? 0 : 1;
+    const std::size_t type1_points = Sine ? h_ : h_ + 1;
+    for (std::size_t o = 0; o < outer_; ++o) {
+      if (b_ >= 2) {
+        // Row r of x in order: from the type-I half where r % 2 == type1_first.
+        for (std::size_t r = 0; r < n_; ++r) {
+          Real* out = x + (o * n_ + r) * ldx_;
+          const std::size_t k = r / 2;
+          if (r % 2 != type1_first) {
+            const Real* in = type3_row(z, o, position(k));
+            const Real f = Sine && k % 2 == 1 ? -factor : factor;
+            for (std::size_t v = 0; v < b_; ++v)
+              out[v] = f * in[v];
+          } else if (Sine) {
+            const Real* in = type1_row(z, o, k + 1);
+            for (std::size_t i = 0; i < b_ / 2; ++i) {
+              out[2 * i] = -factor * in[2 * i + 1];
+              out[2 * i + 1] = factor * in[2 * i];
+            }
+            if (b_ % 2 == 1) out[b_ - 1] = -factor * in[b_];
+          } else {
+            const Real* in = type1_row(z, o, k);
+            for (std::size_t v = 0; v < b_; ++v)
+              out[v] = factor * in[v];
+          }
+        }
+        continue;
+      }
+      Real* lines[2] = {x + 2 * o * n_, 2 * o + 1 < a_ ? x + (2 * o + 1) * n_ : nullptr};
+      const Real* extension = type1_row(z, o, 0);
+      const Real* type3 = type3_row(z, o, 0);
+      for (std::size_t line = 0; line < 2 && lines[line] != nullptr; ++line) {
+        Real* y = lines[line];
+        // DCT: line a the real parts, b the imaginary; DST: a the imaginary negated, b the real.
+        const std::size_t part = Sine ? 1 - line : line;
+        const Real f = Sine && line == 0 ? -factor : factor;
+        for (std::size_t k = 0; k < type1_points; ++k)
+          y[2 * k + type1_first] = f * extension[2 * (k + type1_first) + part];
+        // The type-III half, reordered: point k even from k/2, odd from m3 - 1 - k/2.
+        const Real odd = Sine ? -factor : factor;
+        for (std::size_t k = 0; k < m3_; k += 2)
+          y[2 * k + type3_first] = factor * type3[2 * (k / 2) + line];
+        for (std::size_t k = 1; k < m3_; k += 2)
+          y[2 * k + type3_first] = odd * type3[2 * (m3_ - 1 - k / 2) + line];
+      }
+    }
+  }
+
+  std::size_t a_, n_, b_, ldx_, h_, m1_, m3_, outer_, inner_, stride_, type3_at_;
+  std::vector<C> twiddle_;
+  LinesDft<Real> type1_, type3_;
+};
+
+template <typename Real>
+std::size_t SplitTrig1<Real>::scratch_size(Kind k, std::size_t a, std::size_t n, std::size_t b) {
+  return k == Kind::dst1 ? SplitTrig1Of<Real, true>::scratch_size(a, n, b)
+                         : SplitTrig1Of<Real, false>::scratch_size(a, n, b);
+}
+template <typename Real>
+std::unique_ptr<LineTransform<Real>> SplitTrig1<Real>::make(Kind k, std::size_t a, std::size_t n,
+                                                            std::size_t b,
+                                                            std::complex<Real>* scratch,
+                                                            unsigned flags, std::size_t ldx) {
+  if (k == Kind::dst1)
+    return std::make_unique<SplitTrig1Of<Real, true>>(a, n, b, scratch, flags, ldx);
+  return std::make_unique<SplitTrig1Of<Real, false>>(a, n, b, scratch, flags, ldx);
+}
+
+}  // namespace a2a::fft
