@@ -21,6 +21,8 @@
 //   box_dct1       the same with DCT-I (its logical size 2(N - 1): prime factors at N = 2^k)
 //   box_dct1_n_plus_1  DCT-I on the (N+1)^3 grid, the size DCT-I grids take (2^k + 1 points:
 //                  logical size 2^(k+1)), beside the c2c of N^3
+//   box_dst1_n_minus_1  DST-I on the (N-1)^3 grid, the size DST-I grids take (2^k - 1 points:
+//                  logical size 2^(k+1)), beside the c2c of N^3
 //   fftw_mpi_c2c   FFTW-MPI's own, the same layout (FFTW_MPI_TRANSPOSED_OUT), out of place
 //   fftw_mpi_c2c_in_place  the same in place, its fastest form (where a2a was built with
 //                  FFTW-MPI: both)
@@ -140,6 +142,12 @@ class LibrarySeries {
     o_dct.in = a2a::fft::slab_box(plus_one, procs, rank);
     o_dct.out = a2a::fft::pencil_box(plus_one, 0, procs, rank);
     dct1_plus_one_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_dct);
+    const Grid minus_one{grid[0] - 1, grid[1] - 1, grid[2] - 1};
+    o_dct.kinds = {a2a::fft::Kind::dst1, a2a::fft::Kind::dst1, a2a::fft::Kind::dst1};
+    o_dct.n = minus_one;
+    o_dct.in = a2a::fft::slab_box(minus_one, procs, rank);
+    o_dct.out = a2a::fft::pencil_box(minus_one, 0, procs, rank);
+    dst1_minus_one_ = std::make_unique<a2a::fft::BoxFft<double>>(MPI_COMM_WORLD, o_dct);
     single_ = complex_arrays(seeds, in_count, count);
     triple_ = complex_arrays(seeds, 3 * in_count, 3 * count);
     real_.in.assign(seeds.begin(), seeds.begin() + static_cast<std::ptrdiff_t>(in_count));
@@ -150,6 +158,11 @@ class LibrarySeries {
                              seeds.begin() + static_cast<std::ptrdiff_t>(in_plus_one));
     real_plus_one_.spectrum.resize(std::max(in_plus_one, dct1_plus_one_->output_elements()));
     real_plus_one_.back.resize(in_plus_one);
+    const auto in_minus_one = dst1_minus_one_->input_elements();
+    real_minus_one_.in.assign(seeds.begin(),
+                              seeds.begin() + static_cast<std::ptrdiff_t>(in_minus_one));
+    real_minus_one_.spectrum.resize(std::max(in_minus_one, dst1_minus_one_->output_elements()));
+    real_minus_one_.back.resize(in_minus_one);
   }
 
   void add_to(std::vector<Series>& series) {
@@ -166,6 +179,7 @@ class LibrarySeries {
     series.push_back(of("box_dct4", *dct4_, real_));
     series.push_back(of("box_dct1", *dct1_, real_));
     series.push_back(of("box_dct1_n_plus_1", *dct1_plus_one_, real_plus_one_));
+    series.push_back(of("box_dst1_n_minus_1", *dst1_minus_one_, real_minus_one_));
   }
 
  private:
@@ -207,9 +221,9 @@ class LibrarySeries {
 
   std::unique_ptr<a2a::fft::Fft3d<double>> fft3d_;
   std::unique_ptr<a2a::fft::BoxFft<double>> box_, general_, batch_, batch_apart_, batch_transposed_,
-      batch_transposed_apart_, dct_, dct4_, dct1_, dct1_plus_one_;
+      batch_transposed_apart_, dct_, dct4_, dct1_, dct1_plus_one_, dst1_minus_one_;
   Transformed<Complex> single_, triple_;
-  Transformed<double> real_, real_plus_one_;
+  Transformed<double> real_, real_plus_one_, real_minus_one_;
 };
 
 #ifdef A2A_WITH_FFTW_MPI
