@@ -51,6 +51,10 @@ CASES = {
     "mixed_dct1_split_dft_batch2": ((11, 6, 33), ("dct1", "dft", "dct1"), 0, 2),
     "r2r_dst1_split": ((15, 9, 31), ("dst1", "dst1", "dst1"), 0, 1),
     "mixed_dst1_split_dft_batch2": ((9, 6, 15), ("dst1", "dft", "dst1"), 0, 2),
+    # Boxes whose line transforms' scratch would pass 256 KiB on few ranks: they run in panels
+    # (LinePanels): along axis 0 in panels of neighbouring lines, along 1 and 2 in chunks of
+    # planes.
+    "r2r_panels": ((65, 33, 33), ("dct1", "dct2", "dst1"), 0, 1),
 }
 
 
