@@ -2,7 +2,7 @@
 // direction over four arrays (the caller's input and output, two work arrays), each a reshape
 // (Redistribution), a transform (an FFTW plan over every line of the box along one axis, the
 // batch and, for a real kind on complex data, the real and imaginary parts as FFTW's howmany
-// dimensions; or, for the DCT/DST kinds FFTW runs line by line, a TrigLines that runs them
+// dimensions; or, for the DCT/DST kinds FFTW runs line by line, a LineTransform that runs them
 // through complex DFTs), a copy or the scaling. Transforms run on the work arrays; the first may
 // read the caller's input and a last DCT/DST write the caller's output, and the caller's input is
 // only ever read. A batch lies in the work arrays as in the caller's: each
@@ -163,7 +163,7 @@ struct BoxFft<Real>::Impl {
     // The bytes from one field to the next in src and dst.
     bool by_field = false;
     std::size_t src_field = 0, dst_field = 0;
-    // A transform that applies the call's scaling itself (a TrigLines), or a copy that scales
+    // A transform that applies the call's scaling itself (a LineTransform), or a copy that scales
     // as it copies.
     bool scales = false;
     // An FFTW transform reading the caller's input straight (its first: no copy before it),
@@ -344,7 +344,7 @@ struct BoxFft<Real>::Impl {
     }
     return v;
   }
-  // Which TrigLines, if any, runs a transform of kind k along `axis` of box b rather than
+  // Which LineTransform, if any, runs a transform of kind k along `axis` of box b rather than
   // FFTW's r2r (line by line): type IV of even length (HalfLengthDct4, each line its own DFT);
   // types I (SplitTrig1 at odd lengths, else ExtendedTrig), II and III (PairedTrig) where
   // the two lines they pair, whose values then share one DFT (a NaN or a huge value in one reaches
@@ -363,7 +363,7 @@ struct BoxFft<Real>::Impl {
                                                     [](Kind a) { return a == Kind::none; }));
     return mixed_anyway ? paired : Lines::fftw;
   }
-  // The complex values of scratch the TrigLines `lines` along `axis` of b takes.
+  // The complex values of scratch the LineTransform `lines` along `axis` of b takes.
   std::size_t lines_scratch(Lines lines, Kind k, const Box& b, int axis, bool real_data) const {
     const auto [a, n, rest] = lines_along(b, axis, real_data, fields());
     return LinePanels<Real>::scratch_size(a, n, rest, line_scratch(lines, k));
@@ -497,7 +497,7 @@ struct BoxFft<Real>::Impl {
       at = to;
     };
     // Whether the steps from `first` on (in this direction) are all transforms of `box` (no
-    // reshape, no r2c or c2r) of one sort: FFTW's in place (trig false), or TrigLines (trig
+    // reshape, no r2c or c2r) of one sort: FFTW's in place (trig false), or LineTransforms (trig
     // true: each runs in place on any array, through its scratch).
     auto to_end_all = [&](std::size_t first, const Box& box, bool trig) {
       for (std::size_t i = first; i < steps.size(); ++i) {
@@ -536,7 +536,7 @@ struct BoxFft<Real>::Impl {
       const Kind kind = forward ? step.kind : logic::inverse(step.kind);
       const int sign = forward ? FFTW_FORWARD : FFTW_BACKWARD;
       // The first transform reads the caller's input and writes a work array, no copy before
-      // it, where it runs as fast so and leaves its input as it was: a TrigLines (two passes
+      // it, where it runs as fast so and leaves its input as it was: a LineTransform (two passes
       // anyway), an r2c (out of place anyway; not a c2r, which FFTW lets overwrite its input),
       // FFTW's DFTs of unit-stride lines (axis 2, one field or fields apart); FFTW's plans for
       // it are made out of place from the other work array (stand_in). Elsewhere a copy first,
@@ -553,7 +553,7 @@ struct BoxFft<Real>::Impl {
       // In the caller's output: planned in place on work array B, its stand-in.
       std::byte* planned_src = at.array == kCallerOut ? arrays[kWorkB] : arrays[at.array];
       if (at.array == kCallerIn) {
-        // TrigLines to the end: into the caller's output, which they then transform in place
+        // LineTransforms to the end: into the caller's output, which they then transform in place
         // (no work array between them: one array fewer in cache).
         op.dst = trig && !relayout_end && to_end_all(i + 1, at.box, true) ? kCallerOut : kWorkA;
         if (!trig) {
@@ -598,7 +598,7 @@ struct BoxFft<Real>::Impl {
       scaled = at;
     }
     if (scale_at > 0 && ops[scale_at - 1].call == Op::trig) {
-      // The last transform a TrigLines: it scales as it writes its lines, and where nothing
+      // The last transform a LineTransform: it scales as it writes its lines, and where nothing
       // follows it writes them into the caller's output, with no copy after it.
       Op& last = ops[scale_at - 1];
       last.scales = true;
