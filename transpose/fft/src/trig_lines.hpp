@@ -2,7 +2,7 @@
 // complex scratch array and one FFTW complex DFT over it (in place, or from one array into
 // another: its first pass reads the lines into the scratch, its last writes them back): what BoxFft
 // holds for the kinds it does not leave to FFTW's own r2r plans (paired_trig.hpp: types II and III;
-// half_length_dct4.hpp: type IV; extended_trig.hpp: type I).
+// half_length_dct4.hpp: type IV; extended_trig.hpp: type I, where split_trig1.hpp does not).
 #pragma once
 
 #include <complex>
@@ -12,8 +12,9 @@
 
 namespace a2a::fft {
 
-// What BoxFft runs for such a transform: TrigLines, or SplitTrig1 (split_trig1.hpp), which
-// composes them.
+// What BoxFft runs for such a transform: a TrigLines (one DFT), a SplitTrig1 (two:
+// split_trig1.hpp), or a LinePanels running either a panel of the box at a time
+// (line_panels.hpp).
 template <typename Real>
 class LineTransform {
  public:
