@@ -351,13 +351,14 @@ struct BoxFft<Real>::Impl {
   // the other), are lines this plan mixes anyway: a complex value's real and imaginary parts (some
   // axis is a DFT), or, for one real field, neighbouring lines of a grid transformed along every
   // axis. Real batches and grids with an axis of kind none keep FFTW's r2r for types I, II and III.
-  enum class Lines { fftw, half_length_dct4, extended, paired };
+  enum class Lines { fftw, half_length_dct4, split_trig1, extended, paired };
   Lines own_lines(Kind k, const Box& b, int axis, bool real_data) const {
     const auto n = static_cast<std::size_t>(b.extent(axis));
     if (HalfLengthDct4<Real>::serves(k, n)) return Lines::half_length_dct4;
-    const Lines paired = ExtendedTrig<Real>::serves(k, n) ? Lines::extended
-                         : PairedTrig<Real>::serves(k)    ? Lines::paired
-                                                          : Lines::fftw;
+    const Lines paired = SplitTrig1<Real>::serves(k, n)     ? Lines::split_trig1
+                         : ExtendedTrig<Real>::serves(k, n) ? Lines::extended
+                         : PairedTrig<Real>::serves(k)      ? Lines::paired
+                                                            : Lines::fftw;
     const bool mixed_anyway =
         !real_data || (o.batch == 1 && std::none_of(o.kinds.begin(), o.kinds.end(),
                                                     [](Kind a) { return a == Kind::none; }));
@@ -375,9 +376,10 @@ struct BoxFft<Real>::Impl {
       switch (lines) {
         case Lines::half_length_dct4:
           return HalfLengthDct4<Real>::scratch_size(a, n, b);
+        case Lines::split_trig1:
+          return SplitTrig1<Real>::scratch_size(k, a, n, b);
         case Lines::extended:
-          return SplitTrig1<Real>::serves(k, n) ? SplitTrig1<Real>::scratch_size(k, a, n, b)
-                                                : ExtendedTrig<Real>::scratch_size(k, a, n, b);
+          return ExtendedTrig<Real>::scratch_size(k, a, n, b);
         case Lines::paired:
           return PairedTrig<Real>::scratch_size(a, n, b);
         case Lines::fftw:
@@ -398,7 +400,7 @@ struct BoxFft<Real>::Impl {
                           std::size_t ldx, Complex* z) -> std::unique_ptr<LineTransform<Real>> {
       if (lines == Lines::half_length_dct4)
         return std::make_unique<HalfLengthDct4<Real>>(k, planes, length, values, z, flags, ldx);
-      if (lines == Lines::extended && SplitTrig1<Real>::serves(k, length))
+      if (lines == Lines::split_trig1)
         return SplitTrig1<Real>::make(k, planes, length, values, z, flags, ldx);
       if (lines == Lines::extended)
         return std::make_unique<ExtendedTrig<Real>>(k, planes, length, values, z, flags, ldx);

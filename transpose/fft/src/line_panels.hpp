@@ -11,6 +11,7 @@
 // left one value wide. The results are the same to the bit.
 #pragma once
 
+#include <algorithm>
 #include <complex>
 #include <cstddef>
 #include <functional>
@@ -69,18 +70,26 @@ class LinePanels final : public LineTransform<Real> {
     return size(std::min(s.planes, a), n, s.width < b ? s.width + 1 : b);
   }
 
-  // The panels' transforms, planned on `scratch` (scratch_size values).
+  // The panels' transforms, planned on `scratch` (scratch_size values): one per panel shape
+  // (at most two: the full panel and the last), each panel's offset into the box beside it.
   LinePanels(std::size_t a, std::size_t n, std::size_t b, C* scratch, const ScratchSize& size,
-             const Make& make, std::size_t budget = kPanelBytes)
-      : a_(a), n_(n), b_(b), shape_(shape(a, n, b, size, budget)) {
-    auto planned = [&](std::size_t planes, std::size_t width) {
-      for (const Piece& p : pieces_)
-        if (p.planes == planes && p.width == width) return;
-      pieces_.push_back({planes, width, make(planes, n, width, b, scratch)});
-    };
-    for_each_panel([&](std::size_t, std::size_t planes, std::size_t, std::size_t width) {
-      planned(planes, width);
-    });
+             const Make& make, std::size_t budget = kPanelBytes) {
+    const Shape s = shape(a, n, b, size, budget);
+    for (std::size_t plane = 0; plane < a; plane += s.planes) {
+      const std::size_t planes = std::min(s.planes, a - plane);
+      for (std::size_t value = 0; value < b; value += s.width) {
+        std::size_t width = std::min(s.width, b - value);
+        if (b - value - width == 1) ++width;  // no panel one value wide
+        auto same = [&](const Piece& p) { return p.planes == planes && p.width == width; };
+        auto piece = std::find_if(pieces_.begin(), pieces_.end(), same);
+        if (piece == pieces_.end()) {
+          pieces_.push_back({planes, width, make(planes, n, width, b, scratch)});
+          piece = pieces_.end() - 1;
+        }
+        panels_.push_back({plane * n * b + value, piece->lines.get()});
+        if (width > s.width) break;
+      }
+    }
   }
 
   // Whether the box runs in panels at all (else one transform of the whole box serves).
@@ -90,16 +99,12 @@ class LinePanels final : public LineTransform<Real> {
   }
 
   void run(const Real* in, Real* out, C* scratch, Real factor = 1) const override {
-    for_each_panel(
-        [&](std::size_t plane, std::size_t planes, std::size_t value, std::size_t width) {
-          const std::size_t at = plane * n_ * b_ + value;
-          transform(planes, width).run(in + at, out + at, scratch, factor);
-        });
+    for (const Panel& p : panels_)
+      p.lines->run(in + p.at, out + p.at, scratch, factor);
   }
   bool planned() const override {
-    for (const Piece& p : pieces_)
-      if (!p.lines->planned()) return false;
-    return true;
+    return std::all_of(pieces_.begin(), pieces_.end(),
+                       [](const Piece& p) { return p.lines->planned(); });
   }
 
  private:
@@ -107,28 +112,12 @@ class LinePanels final : public LineTransform<Real> {
     std::size_t planes, width;
     std::unique_ptr<LineTransform<Real>> lines;
   };
-  // f(first plane, planes, first value of B, width) for each panel, in memory order.
-  template <typename F>
-  void for_each_panel(F&& f) const {
-    for (std::size_t plane = 0; plane < a_; plane += shape_.planes) {
-      const std::size_t planes = std::min(shape_.planes, a_ - plane);
-      for (std::size_t value = 0; value < b_; value += shape_.width) {
-        std::size_t width = std::min(shape_.width, b_ - value);
-        if (b_ - value - width == 1) ++width;  // no panel one value wide
-        f(plane, planes, value, width);
-        if (width > shape_.width) break;
-      }
-    }
-  }
-  const LineTransform<Real>& transform(std::size_t planes, std::size_t width) const {
-    for (const Piece& p : pieces_)
-      if (p.planes == planes && p.width == width) return *p.lines;
-    return *pieces_.front().lines;  // not reached: every panel's shape was planned
-  }
-
-  std::size_t a_, n_, b_;
-  Shape shape_;
+  struct Panel {
+    std::size_t at;  // reals from the box's start
+    const LineTransform<Real>* lines;
+  };
   std::vector<Piece> pieces_;
+  std::vector<Panel> panels_;  // in memory order
 };
 
 }  // namespace a2a::fft

@@ -98,6 +98,11 @@ class PairedTrig final : public TrigLines<Real> {
     }
   }
   static constexpr auto zero = [](std::size_t) { return Real(0); };
+  // Where value j of a line of n goes in the reordered line (type II's pass in; type III's
+  // pass out reads it back from there): j/2 for j even, n-1-j/2 for j odd.
+  static std::size_t reordered(std::size_t j, std::size_t n) {
+    return j % 2 == 0 ? j / 2 : n - 1 - j / 2;
+  }
 
   // Plans FFTW's DFT of the pairs on `scratch` (scratch_size values) with `flags`; planned()
   // is false where FFTW makes none (FFTW_WISDOM_ONLY without the wisdom).
@@ -126,7 +131,7 @@ class PairedTrig final : public TrigLines<Real> {
   }
 
   // Where value j of a line goes in the reordered line v.
-  std::size_t position(std::size_t j) const { return j % 2 == 0 ? j / 2 : n_ - 1 - j / 2; }
+  std::size_t position(std::size_t j) const { return reordered(j, n_); }
   // The pairs, as pointers: pair (o, i)'s two lines start at x + first, x + first + 1 (along B)
   // or x + first, x + first + n (along A); `two` is false for an odd line out.
   // Along B (b_ >= 2) value j of both lines of row o lies in row (o, j) of x: b_ reals, the

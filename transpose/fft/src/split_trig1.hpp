@@ -115,7 +115,7 @@ class SplitTrig1Of final : public LineTransform<Real> {
     return type3_row(const_cast<C*>(z), o, k);
   }
   // Where point k of the type-III half's DFT lands (PairedTrig's reorder).
-  std::size_t position(std::size_t k) const { return k % 2 == 0 ? k / 2 : m3_ - 1 - k / 2; }
+  std::size_t position(std::size_t k) const { return Paired::reordered(k, m3_); }
 
   // The type-I half's extension row j from points front(j) and back(j) of x: DCT x[j] +
   // x[2h-j], DST x[j-1] - x[n-j] (its row 0 zero). The type-III half's input point k from points
