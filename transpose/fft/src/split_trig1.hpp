@@ -21,12 +21,14 @@
 // [outer][h or h+1][inner].
 #pragma once
 
+#include <algorithm>
 #include <complex>
 #include <cstddef>
 #include <memory>
 #include <vector>
 
 #include "a2a/fft/box_fft.hpp"
+#include "lanes.hpp"
 #include "paired_trig.hpp"
 #include "trig_lines.hpp"
 #include "vector_clones.hpp"
@@ -77,7 +79,12 @@ class SplitTrig1Of final : public LineTransform<Real> {
         inner_(LinePairs(a, b).inner),
         stride_(LinesDft<Real>::row_stride(inner_)),
         type3_at_(type1_size(LinePairs(a, b), n)),
-        twiddle_(Paired::twiddles(m3_)) {
+        twiddle_(Paired::twiddles(m3_)),
+        zeros_(n_) {
+    for (const C& t : twiddle_) {  // as pair_in reads them: real parts, imaginary parts negated
+      twiddle_re_.push_back(t.real());
+      twiddle_im_.push_back(-t.imag());
+    }
     type1_.plan(outer_, m1_, inner_, scratch, FFTW_FORWARD, flags);
     type3_.plan(outer_, m3_, inner_, scratch + type3_at_, FFTW_BACKWARD, flags);
   }
@@ -160,6 +167,7 @@ class SplitTrig1Of final : public LineTransform<Real> {
       const Real* a = x + 2 * o * n_;
       const Real* b = 2 * o + 1 < a_ ? a + n_ : nullptr;
       Real* extension = type1_row(z, o, 0);
+      if (pair_in(a, b != nullptr ? b : zeros_.data(), extension, type3_row(z, o, 0))) continue;
       if constexpr (Sine) extension[0] = extension[1] = 0;
       for (std::size_t j = first; j < m1_; ++j)
         extension[2 * j] = a[front(j)] + sign * a[back(j)];
@@ -182,6 +190,87 @@ class SplitTrig1Of final : public LineTransform<Real> {
         Paired::twiddle_line_in(values(a), Paired::zero, type3_row(z, o, 0), m3_, t);
       }
     }
+  }
+
+  // Lines a and b (B == 1) into the type-I half's row `extension` and the type-III half's
+  // `line`, as into_scratch's loops below, W points at a time (lanes.hpp): blocks from the
+  // first point, the last moved back to end at the last point (overlapping the one before:
+  // values written twice). False, with nothing written, where a half has fewer than W points.
+  [[gnu::always_inline]] bool pair_in(const Real* a, const Real* b, Real* extension,
+                                      Real* line) const {
+    using L = Lanes<Real>;
+    constexpr std::size_t W = L::W;
+    constexpr Real sign = Sine ? Real(-1) : Real(1);  // of the back point
+    constexpr std::size_t first = Sine ? 1 : 0;
+    const std::size_t h = h_, m3 = m3_, count1 = m1_ - first;
+    if (count1 < W || m3 < W + 1) return false;
+    // The type-I half: point i + first from x[i] and x[2h - i].
+    if constexpr (Sine) extension[0] = extension[1] = 0;
+    for (std::size_t from = 0; from < count1; from += W) {
+      const std::size_t i = std::min(from, count1 - W), back = 2 * h - i - (W - 1);
+      L::store_zipped(extension + 2 * (i + first),
+                      L::load(a + i) + sign * L::load_reversed(a + back),
+                      L::load(b + i) + sign * L::load_reversed(b + back));
+    }
+    // The type-III half (PairedTrig::twiddle_line_in): points k and m3 - k of its input, DCT
+    // d[k] = x[k] - x[2h-k], DST s[h-k] = x[h-k] + x[h+k].
+    if constexpr (Sine) {
+      line[0] = 2 * a[h];
+      line[1] = 2 * b[h];
+    } else {
+      line[0] = a[0] - a[2 * h];
+      line[1] = b[0] - b[2 * h];
+    }
+    for (std::size_t from = 1; from < m3; from += W) {
+      const std::size_t k = std::min(from, m3 - W);
+      typename L::V here_a, here_b, mirror_a, mirror_b;
+      if constexpr (Sine) {
+        here_a = L::load_reversed(a + h - k - (W - 1)) + L::load(a + h + k);
+        here_b = L::load_reversed(b + h - k - (W - 1)) + L::load(b + h + k);
+        mirror_a = L::load(a + k - 1) + L::load_reversed(a + 2 * h + 2 - k - W);
+        mirror_b = L::load(b + k - 1) + L::load_reversed(b + 2 * h + 2 - k - W);
+      } else {
+        here_a = L::load(a + k) - L::load_reversed(a + 2 * h - k - (W - 1));
+        here_b = L::load(b + k) - L::load_reversed(b + 2 * h - k - (W - 1));
+        mirror_a = L::load_reversed(a + h - k - (W - 1)) - L::load(a + h + k);
+        mirror_b = L::load_reversed(b + h - k - (W - 1)) - L::load(b + h + k);
+      }
+      const auto re = here_a + mirror_b, im = here_b - mirror_a;
+      const auto ur = L::load(twiddle_re_.data() + k), ui = L::load(twiddle_im_.data() + k);
+      L::store_zipped(line + 2 * k, ur * re - ui * im, ur * im + ui * re);
+    }
+    return true;
+  }
+
+  // Line `which` of a pair (B == 1) out of the type-I half's row `extension` and the type-III
+  // half's `type3` into y, as out_of_scratch's loops below: 2W output pairs at a time (lanes.hpp)
+  // while both halves have them; returns the points of each half done.
+  [[gnu::always_inline]] std::size_t line_out(const Real* extension, const Real* type3, Real* y,
+                                              std::size_t which, Real factor) const {
+    using L = Lanes<Real>;
+    constexpr std::size_t W = L::W;
+    constexpr std::size_t type1_first = Sine ? 1 : 0;
+    const std::size_t part = Sine ? 1 - which : which;
+    const Real f = Sine && which == 0 ? -factor : factor;
+    const Real odd = Sine ? -factor : factor;
+    const std::size_t both = std::min(Sine ? h_ : h_ + 1, m3_);
+    std::size_t done = 0;
+    for (; done + 2 * W <= both; done += 2 * W) {
+      const std::size_t q = done / 2;
+      const auto here = factor * L::load_part(type3 + 2 * q, which);
+      const auto mirror = odd * L::reversed(L::load_part(type3 + 2 * (m3_ - q - W), which));
+      const auto low = L::zip_low(here, mirror), high = L::zip_high(here, mirror);
+      const auto first = f * L::load_part(extension + 2 * (done + type1_first), part);
+      const auto second = f * L::load_part(extension + 2 * (done + W + type1_first), part);
+      if constexpr (Sine) {
+        L::store_zipped(y + 2 * done, low, first);
+        L::store_zipped(y + 2 * done + 2 * W, high, second);
+      } else {
+        L::store_zipped(y + 2 * done, first, low);
+        L::store_zipped(y + 2 * done + 2 * W, second, high);
+      }
+    }
+    return done;
   }
 
   // DCT: point 2k from the type-I half's row k (real parts line a, imaginary parts line b),
@@ -227,13 +316,14 @@ class SplitTrig1Of final : public LineTransform<Real> {
         // DCT: line a the real parts, b the imaginary; DST: a the imaginary negated, b the real.
         const std::size_t part = Sine ? 1 - line : line;
         const Real f = Sine && line == 0 ? -factor : factor;
-        for (std::size_t k = 0; k < type1_points; ++k)
+        const std::size_t done = line_out(extension, type3, y, line, factor);  // even
+        for (std::size_t k = done; k < type1_points; ++k)
           y[2 * k + type1_first] = f * extension[2 * (k + type1_first) + part];
         // The type-III half, reordered: point k even from k/2, odd from m3 - 1 - k/2.
         const Real odd = Sine ? -factor : factor;
-        for (std::size_t k = 0; k < m3_; k += 2)
+        for (std::size_t k = done; k < m3_; k += 2)
           y[2 * k + type3_first] = factor * type3[2 * (k / 2) + line];
-        for (std::size_t k = 1; k < m3_; k += 2)
+        for (std::size_t k = done + 1; k < m3_; k += 2)
           y[2 * k + type3_first] = odd * type3[2 * (m3_ - 1 - k / 2) + line];
       }
     }
@@ -241,6 +331,7 @@ class SplitTrig1Of final : public LineTransform<Real> {
 
   std::size_t a_, n_, b_, ldx_, h_, m1_, m3_, outer_, inner_, stride_, type3_at_;
   std::vector<C> twiddle_;
+  std::vector<Real> twiddle_re_, twiddle_im_, zeros_;  // zeros_: the odd line out's partner
   LinesDft<Real> type1_, type3_;
 };
 
