@@ -185,6 +185,21 @@ void check_panels(a2a::test::SerialChecks& check, Kind k, Under under, std::size
 
 }  // namespace
 
+// Long scratch rows are an odd number of cache lines apart, so that no DFT along them steps a
+// multiple of two lines (the old rule, 8 values more, made 248 values 4 KiB apart).
+template <typename Real>
+void check_row_strides(a2a::test::SerialChecks& check) {
+  constexpr std::size_t line = 64;
+  std::size_t bad = 0;
+  for (std::size_t inner = 64; inner <= 20000; ++inner) {
+    const std::size_t bytes = a2a::fft::LinesDft<Real>::row_stride(inner) * 2 * sizeof(Real);
+    if (bytes < inner * 2 * sizeof(Real) || bytes % line != 0 || (bytes / line) % 2 == 0) ++bad;
+  }
+  check(bad == 0, "row strides of " + std::string(sizeof(Real) == 8 ? "double" : "float") +
+                      ": an odd number of cache lines from 64 values on (" + std::to_string(bad) +
+                      " not)");
+}
+
 int main() {
   a2a::test::SerialChecks check("trig_lines");
   std::mt19937 random(2026);
@@ -268,5 +283,7 @@ int main() {
     check(!PairedTrig<double>::serves(k), std::string(name(k)) + " is not PairedTrig's");
   for (Kind k : {Kind::dct1, Kind::dst1, Kind::dct2})
     check(!HalfLengthDct4<double>::serves(k, 8), std::string(name(k)) + " is not type IV");
+  check_row_strides<double>(check);
+  check_row_strides<float>(check);
   return check.finish();
 }
