@@ -122,7 +122,8 @@ void read_backends(Experiment& e, Kind kind, bool any_kind = false) {
         throw Error("backend '" + parsed.name + "' does not support the " + to_string(kind) +
                     " kind this experiment needs");
       }
-      for (const auto& [key, value] : parsed.params) {
+      for (const auto& param : parsed.params) {
+        const std::string& key = param.first;  // a lambda captures it: no binding (Clang < 16)
         const bool known = std::any_of(info->params.begin(), info->params.end(),
                                        [&](const ParamInfo& p) { return p.name == key; });
         if (!known) throw Error("backend '" + parsed.name + "' has no parameter '" + key + "'");

@@ -216,7 +216,10 @@ class PairedTrig final : public TrigLines<Real> {
         }
         continue;
       }
-      const auto [a, b] = line_pair(x, o);
+      // Variables, not a structured binding: the loops below capture them, which Clang before 16
+      // does not allow.
+      const auto pair = line_pair(x, o);
+      const auto a = pair.first, b = pair.second;
       const Real* line = reinterpret_cast<const Real*>(row(z, o, 0));
       // Z[0]'s mirror is itself (t[0] = 1); Z[k]'s for k >= 1 is Z[n-k]. Branch-free loops:
       // the odd line out and the DST's reversal chosen outside them.
@@ -256,7 +259,10 @@ class PairedTrig final : public TrigLines<Real> {
                          twiddle_[k]);
         continue;
       }
-      const auto [a, b] = line_pair(x, o);
+      // Variables, not a structured binding: the loops below capture them, which Clang before 16
+      // does not allow.
+      const auto pair = line_pair(x, o);
+      const auto a = pair.first, b = pair.second;
       Real* line = reinterpret_cast<Real*>(row(z, o, 0));
       const Real* t = reinterpret_cast<const Real*>(twiddle_.data());
       // Branch-free loops as in twiddle_out.
