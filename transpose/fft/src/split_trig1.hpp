@@ -163,20 +163,15 @@ class SplitTrig1Of final : public LineTransform<Real> {
           Paired::twiddle_row_in(values(k), values(m3_ - k), type3_row(z, o, k), b_, twiddle_[k]);
         continue;
       }
-      // Lines 2o and 2o + 1 (b nullptr for an odd line out).
+      // Lines 2o and 2o + 1 (zeros for an odd line out).
       const Real* a = x + 2 * o * n_;
-      const Real* b = 2 * o + 1 < a_ ? a + n_ : nullptr;
+      const Real* b = 2 * o + 1 < a_ ? a + n_ : zeros_.data();
       Real* extension = type1_row(z, o, 0);
-      if (pair_in(a, b != nullptr ? b : zeros_.data(), extension, type3_row(z, o, 0))) continue;
+      if (pair_in(a, b, extension, type3_row(z, o, 0))) continue;
       if constexpr (Sine) extension[0] = extension[1] = 0;
-      for (std::size_t j = first; j < m1_; ++j)
+      for (std::size_t j = first; j < m1_; ++j) {
         extension[2 * j] = a[front(j)] + sign * a[back(j)];
-      if (b != nullptr) {
-        for (std::size_t j = first; j < m1_; ++j)
-          extension[2 * j + 1] = b[front(j)] + sign * b[back(j)];
-      } else {
-        for (std::size_t j = first; j < m1_; ++j)
-          extension[2 * j + 1] = 0;
+        extension[2 * j + 1] = b[front(j)] + sign * b[back(j)];
       }
       auto values = [&](const Real* line) {
         return [line, front3, back3](std::size_t k) {
@@ -184,11 +179,7 @@ class SplitTrig1Of final : public LineTransform<Real> {
         };
       };
       const Real* t = reinterpret_cast<const Real*>(twiddle_.data());
-      if (b != nullptr) {
-        Paired::twiddle_line_in(values(a), values(b), type3_row(z, o, 0), m3_, t);
-      } else {
-        Paired::twiddle_line_in(values(a), Paired::zero, type3_row(z, o, 0), m3_, t);
-      }
+      Paired::twiddle_line_in(values(a), values(b), type3_row(z, o, 0), m3_, t);
     }
   }
 
