@@ -76,8 +76,9 @@ endif()
 
 # Every C++ source, as this build compiles it, also accepted by Clang without a warning
 # (-fsyntax-only: Clang 14, Debian 12's, rejects some C++20 GCC takes, such as a lambda that
-# captures a structured binding). Where each source is its own translation unit (not a unity
-# build: there compile_commands.json lists the batches).
+# captures a structured binding). It groups the sources into a unity build's batches itself, so
+# it runs where each source is its own translation unit (not a unity build: there
+# compile_commands.json lists CMake's batches).
 if(A2A_PYTHON3 AND NOT CMAKE_UNITY_BUILD AND NOT A2A_SANITIZE)
   find_program(A2A_CLANGXX clang++)
   if(A2A_CLANGXX)
