@@ -7,10 +7,24 @@
 #include <algorithm>
 #include <complex>
 #include <cstddef>
+#include <mutex>
 #include <new>
 #include <type_traits>
 
 namespace a2a::fft {
+
+// FFTW's planner (making and destroying plans; executing one is safe) keeps global tables that
+// two threads planning at once corrupt: two threads of a rank, each making plans on its own
+// communicator, crashed in fftw_mkapiplan (a double free, a division by zero). Every plan the
+// library makes or destroys goes through `planning`, under one lock for the process (fftw.cpp).
+// A program that also plans with FFTW itself in other threads makes FFTW's planner thread-safe
+// as FFTW documents (fftw_make_planner_thread_safe).
+std::mutex& fftw_planner_lock();
+template <typename Call>
+auto planning(const Call& call) {
+  std::lock_guard lock(fftw_planner_lock());
+  return call();
+}
 
 template <typename Real>
 struct Fftw;
@@ -21,25 +35,32 @@ struct Fftw<double> {
   using complex = fftw_complex;
   static plan guru(int rank, const fftw_iodim* dims, int howmany, const fftw_iodim* how,
                    complex* in, complex* out, int sign, unsigned flags) {
-    return fftw_plan_guru_dft(rank, dims, howmany, how, in, out, sign, flags);
+    return planning(
+        [&] { return fftw_plan_guru_dft(rank, dims, howmany, how, in, out, sign, flags); });
   }
   static void execute(plan p, complex* in, complex* out) { fftw_execute_dft(p, in, out); }
-  static void destroy(plan p) { fftw_destroy_plan(p); }
+  static void destroy(plan p) {
+    planning([&] { fftw_destroy_plan(p); });
+  }
   static plan r2c(int rank, const fftw_iodim* dims, int howmany, const fftw_iodim* how, double* in,
                   complex* out, unsigned flags) {
-    return fftw_plan_guru_dft_r2c(rank, dims, howmany, how, in, out, flags);
+    return planning(
+        [&] { return fftw_plan_guru_dft_r2c(rank, dims, howmany, how, in, out, flags); });
   }
   static plan c2r(int rank, const fftw_iodim* dims, int howmany, const fftw_iodim* how, complex* in,
                   double* out, unsigned flags) {
-    return fftw_plan_guru_dft_c2r(rank, dims, howmany, how, in, out, flags);
+    return planning(
+        [&] { return fftw_plan_guru_dft_c2r(rank, dims, howmany, how, in, out, flags); });
   }
   static void execute_r2c(plan p, double* in, complex* out) { fftw_execute_dft_r2c(p, in, out); }
   static void execute_c2r(plan p, complex* in, double* out) { fftw_execute_dft_c2r(p, in, out); }
   static plan many(int rank, const int* n, int howmany, complex* in, const int* inembed,
                    int istride, int idist, complex* out, const int* onembed, int ostride, int odist,
                    int sign, unsigned flags) {
-    return fftw_plan_many_dft(rank, n, howmany, in, inembed, istride, idist, out, onembed, ostride,
-                              odist, sign, flags);
+    return planning([&] {
+      return fftw_plan_many_dft(rank, n, howmany, in, inembed, istride, idist, out, onembed,
+                                ostride, odist, sign, flags);
+    });
   }
   static int alignment_of(const void* p) {
     return fftw_alignment_of(static_cast<double*>(const_cast<void*>(p)));
@@ -48,19 +69,23 @@ struct Fftw<double> {
   using iodim64 = fftw_iodim64;
   static plan guru64(int rank, const iodim64* dims, int howmany, const iodim64* how, complex* in,
                      complex* out, int sign, unsigned flags) {
-    return fftw_plan_guru64_dft(rank, dims, howmany, how, in, out, sign, flags);
+    return planning(
+        [&] { return fftw_plan_guru64_dft(rank, dims, howmany, how, in, out, sign, flags); });
   }
   static plan guru64_r2r(int rank, const iodim64* dims, int howmany, const iodim64* how, double* in,
                          double* out, const fftw_r2r_kind* kind, unsigned flags) {
-    return fftw_plan_guru64_r2r(rank, dims, howmany, how, in, out, kind, flags);
+    return planning(
+        [&] { return fftw_plan_guru64_r2r(rank, dims, howmany, how, in, out, kind, flags); });
   }
   static plan guru64_r2c(int rank, const iodim64* dims, int howmany, const iodim64* how, double* in,
                          complex* out, unsigned flags) {
-    return fftw_plan_guru64_dft_r2c(rank, dims, howmany, how, in, out, flags);
+    return planning(
+        [&] { return fftw_plan_guru64_dft_r2c(rank, dims, howmany, how, in, out, flags); });
   }
   static plan guru64_c2r(int rank, const iodim64* dims, int howmany, const iodim64* how,
                          complex* in, double* out, unsigned flags) {
-    return fftw_plan_guru64_dft_c2r(rank, dims, howmany, how, in, out, flags);
+    return planning(
+        [&] { return fftw_plan_guru64_dft_c2r(rank, dims, howmany, how, in, out, flags); });
   }
   static void execute_r2r(plan p, double* in, double* out) { fftw_execute_r2r(p, in, out); }
 };
@@ -71,25 +96,32 @@ struct Fftw<float> {
   using complex = fftwf_complex;
   static plan guru(int rank, const fftwf_iodim* dims, int howmany, const fftwf_iodim* how,
                    complex* in, complex* out, int sign, unsigned flags) {
-    return fftwf_plan_guru_dft(rank, dims, howmany, how, in, out, sign, flags);
+    return planning(
+        [&] { return fftwf_plan_guru_dft(rank, dims, howmany, how, in, out, sign, flags); });
   }
   static void execute(plan p, complex* in, complex* out) { fftwf_execute_dft(p, in, out); }
-  static void destroy(plan p) { fftwf_destroy_plan(p); }
+  static void destroy(plan p) {
+    planning([&] { fftwf_destroy_plan(p); });
+  }
   static plan r2c(int rank, const fftwf_iodim* dims, int howmany, const fftwf_iodim* how, float* in,
                   complex* out, unsigned flags) {
-    return fftwf_plan_guru_dft_r2c(rank, dims, howmany, how, in, out, flags);
+    return planning(
+        [&] { return fftwf_plan_guru_dft_r2c(rank, dims, howmany, how, in, out, flags); });
   }
   static plan c2r(int rank, const fftwf_iodim* dims, int howmany, const fftwf_iodim* how,
                   complex* in, float* out, unsigned flags) {
-    return fftwf_plan_guru_dft_c2r(rank, dims, howmany, how, in, out, flags);
+    return planning(
+        [&] { return fftwf_plan_guru_dft_c2r(rank, dims, howmany, how, in, out, flags); });
   }
   static void execute_r2c(plan p, float* in, complex* out) { fftwf_execute_dft_r2c(p, in, out); }
   static void execute_c2r(plan p, complex* in, float* out) { fftwf_execute_dft_c2r(p, in, out); }
   static plan many(int rank, const int* n, int howmany, complex* in, const int* inembed,
                    int istride, int idist, complex* out, const int* onembed, int ostride, int odist,
                    int sign, unsigned flags) {
-    return fftwf_plan_many_dft(rank, n, howmany, in, inembed, istride, idist, out, onembed, ostride,
-                               odist, sign, flags);
+    return planning([&] {
+      return fftwf_plan_many_dft(rank, n, howmany, in, inembed, istride, idist, out, onembed,
+                                 ostride, odist, sign, flags);
+    });
   }
   static int alignment_of(const void* p) {
     return fftwf_alignment_of(static_cast<float*>(const_cast<void*>(p)));
@@ -98,19 +130,23 @@ struct Fftw<float> {
   using iodim64 = fftwf_iodim64;
   static plan guru64(int rank, const iodim64* dims, int howmany, const iodim64* how, complex* in,
                      complex* out, int sign, unsigned flags) {
-    return fftwf_plan_guru64_dft(rank, dims, howmany, how, in, out, sign, flags);
+    return planning(
+        [&] { return fftwf_plan_guru64_dft(rank, dims, howmany, how, in, out, sign, flags); });
   }
   static plan guru64_r2r(int rank, const iodim64* dims, int howmany, const iodim64* how, float* in,
                          float* out, const fftwf_r2r_kind* kind, unsigned flags) {
-    return fftwf_plan_guru64_r2r(rank, dims, howmany, how, in, out, kind, flags);
+    return planning(
+        [&] { return fftwf_plan_guru64_r2r(rank, dims, howmany, how, in, out, kind, flags); });
   }
   static plan guru64_r2c(int rank, const iodim64* dims, int howmany, const iodim64* how, float* in,
                          complex* out, unsigned flags) {
-    return fftwf_plan_guru64_dft_r2c(rank, dims, howmany, how, in, out, flags);
+    return planning(
+        [&] { return fftwf_plan_guru64_dft_r2c(rank, dims, howmany, how, in, out, flags); });
   }
   static plan guru64_c2r(int rank, const iodim64* dims, int howmany, const iodim64* how,
                          complex* in, float* out, unsigned flags) {
-    return fftwf_plan_guru64_dft_c2r(rank, dims, howmany, how, in, out, flags);
+    return planning(
+        [&] { return fftwf_plan_guru64_dft_c2r(rank, dims, howmany, how, in, out, flags); });
   }
   static void execute_r2r(plan p, float* in, float* out) { fftwf_execute_r2r(p, in, out); }
 };
