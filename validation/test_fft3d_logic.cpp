@@ -3,8 +3,9 @@
 // transposes, either spectrum layout: every stage's boxes tile the grid, each transpose's two
 // sides agree on the axis it is chunked along, the forward and the backward transform each
 // transform every axis exactly once, and the layout and fusion follow the decomposition (the
-// slab's transposed spectrum in FFTW-MPI's [y][x][z]). Then the checks of options.
+// slab's transposed spectrum in FFTW-MPI's [y][x][z]). Then the checks of options and of sizes.
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -163,5 +164,26 @@ int main() {
   bad = slab;
   bad.chunks = 0;
   check(logic::options_problem(bad, 4) == "a2a::fft: chunks must be at least 1", "no chunks");
+  // Grids whose bytes pass 2^63 - 1, where the counts would wrap around: 2^31 x 2^31 x 2^31
+  // points wrap to 0, INT64_MAX x 2 x 2 to -4, 3 x 2^62 x 4 to 0 (the "holes" BoxFft once
+  // reported); the largest that fit, to the byte.
+  constexpr std::int64_t two31 = std::int64_t{1} << 31, max = INT64_MAX;
+  for (const std::array<std::int64_t, 3>& n :
+       {std::array{two31, two31, two31}, std::array{max, std::int64_t{2}, std::int64_t{2}},
+        std::array{std::int64_t{3}, std::int64_t{1} << 62, std::int64_t{4}},
+        std::array{std::int64_t{1} << 59, std::int64_t{1}, std::int64_t{1}}}) {
+    const std::string problem = logic::size_problem(n, 1, 16);
+    check(problem.find("more than 2^63 - 1 bytes of 16-byte values") != std::string::npos,
+          std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" + std::to_string(n[2]) + ": " +
+              problem);
+  }
+  check(logic::size_problem({std::int64_t{1} << 59, 1, 1}, 1, 8).empty() &&
+            logic::size_problem({(std::int64_t{1} << 59) - 1, 1, 1}, 1, 16).empty(),
+        "2^59 8-byte and 2^59 - 1 16-byte values fit");
+  check(logic::size_problem({1024, 1024, 1024}, std::int64_t{1} << 29, 16).find("fields") !=
+            std::string::npos,
+        "a batch that passes the bound: " +
+            logic::size_problem({1024, 1024, 1024}, std::int64_t{1} << 29, 16));
+  check(logic::size_problem({1024, 1024, 1024}, 5, 16).empty(), "1024^3 x 5 fits");
   return check.finish();
 }

@@ -2,9 +2,11 @@
  * out of range, the other precision (the plans' exchanges then disagree on element sizes, which
  * the transpose layer agrees on), boxes that overlap. Each create must return the same
  * error code on every rank (none left waiting in the plan's collectives), leave the handle
- * NULL, and a correct create afterwards must still work. Prints "N passed, M failed". */
+ * NULL, and a correct create afterwards must still work. Then a grid whose point count passes
+ * 2^63 on every rank. Prints "N passed, M failed". */
 #include <a2a/fft.h>
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,7 +54,21 @@ int main(int argc, char** argv) {
     expect(code == 0 || fft == NULL, what, rank);
     if (code == 0) a2a_fft_free(&fft);
   }
+  /* On every rank, a grid whose point count passes 2^63 (2^31 cubed wraps to 0, where the
+   * boxes' check once reported "holes"): a clear error, the same code everywhere. */
   a2a_fft_options o;
+  a2a_fft_options_default(&o);
+  o.n[0] = o.n[1] = o.n[2] = INT64_C(1) << 31;
+  a2a_fft_slab_box(o.n, procs, rank, &o.in);
+  a2a_fft_pencil_box(o.n, 0, procs, rank, &o.out);
+  a2a_fft huge = NULL;
+  const int code = a2a_fft_create(MPI_COMM_WORLD, &o, &huge);
+  int low = code, high = code;
+  MPI_Allreduce(MPI_IN_PLACE, &low, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &high, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  expect(code != 0 && low == high && huge == NULL &&
+             strstr(a2a_last_error(), "more than 2^63 - 1 bytes") != NULL,
+         "a grid of 2^93 points", rank);
   a2a_fft_options_default(&o);
   o.n[0] = 6, o.n[1] = 5, o.n[2] = 4;
   a2a_fft_slab_box(o.n, procs, rank, &o.in);

@@ -818,6 +818,7 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
   if (problem.empty() && options.batch < 1) {
     problem = "a2a::fft: batch " + std::to_string(options.batch) + ": must be at least 1";
   }
+  if (problem.empty()) problem = logic::size_problem(options.n, options.batch, sizeof(Complex));
   if (problem.empty() && options.r2c_padded) {
     const bool whole_z =
         options.in.empty() || (options.in.lo[2] == 0 && options.in.hi[2] == options.n[2]);

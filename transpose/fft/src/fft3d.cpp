@@ -72,6 +72,7 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   // Every rank throws the same error, or none does: a bad option on one rank hangs no other.
   const bool as_root = root_value(comm, options_text(o)) == options_text(o);  // every rank calls it
   std::string problem = logic::options_problem(o, procs);
+  if (problem.empty()) problem = logic::size_problem(o.n, 1, sizeof(Complex));
   if (problem.empty() && !as_root) {
     problem = "a2a::fft: rank " + std::to_string(rank) + "'s options differ from rank 0's";
   }

@@ -36,6 +36,19 @@ std::string options_problem(const Options& o, int procs) {
   return "";
 }
 
+std::string size_problem(const std::array<std::int64_t, 3>& n, std::int64_t batch,
+                         std::size_t element_bytes) {
+  std::int64_t bytes = static_cast<std::int64_t>(element_bytes);
+  bool wraps = false;
+  for (const std::int64_t factor : {n[0], n[1], n[2], batch})
+    wraps = wraps || __builtin_mul_overflow(bytes, factor, &bytes);
+  if (!wraps) return "";
+  return "a2a::fft: grid " + std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
+         std::to_string(n[2]) + (batch > 1 ? " of " + std::to_string(batch) + " fields" : "") +
+         ": more than 2^63 - 1 bytes of " + std::to_string(element_bytes) +
+         "-byte values (its point count overflows)";
+}
+
 namespace {
 
 // The boxes: z-pencils split x over p1 and y over p2; y-pencils x over p1 and z over p2;

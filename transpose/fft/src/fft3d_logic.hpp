@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -65,6 +66,12 @@ struct Fft3dPlan {
 
 // What is wrong with options o on `procs` ranks, or "".
 std::string options_problem(const Options& o, int procs);
+// "" where a grid of n points (each dimension at least 1), `batch` fields of `element_bytes`
+// a point, fits in memory's addresses (its bytes at most 2^63 - 1, so every count and byte
+// offset of a box inside it fits std::int64_t), else why not: beyond that the counts would
+// wrap around, and the other checks would see nonsense.
+std::string size_problem(const std::array<std::int64_t, 3>& n, std::int64_t batch,
+                         std::size_t element_bytes);
 // The backend of an exchange whose caller packs straight into its peers' memory (Fft3d's fused
 // transposes, BoxFft's reshapes): `auto` becomes auto:single_copy=on, so that the selection
 // table's single-copy rules apply (shared_window on one node: each byte moved once into its
