@@ -224,7 +224,15 @@ struct BoxFft<Real>::Impl {
   void run_per_field(const In* in, Out* out, Scaling scaling, void* workspace) {
     const auto in_count = static_cast<std::size_t>((Forward ? o.in : o.out).count());
     const auto out_count = static_cast<std::size_t>((Forward ? o.out : o.in).count());
-    for (std::size_t f = 0; f < batch_size(); ++f) {
+    // Every field takes as many bytes in as out (fields_apart), so where the caller's arrays
+    // overlap with the output starting later, field f's output reaches into field f + 1's
+    // input: the fields then go last first, each read before an earlier one writes over it.
+    const bool last_first =
+        reinterpret_cast<std::uintptr_t>(out) > reinterpret_cast<std::uintptr_t>(in) &&
+        reinterpret_cast<std::uintptr_t>(out) <
+            reinterpret_cast<std::uintptr_t>(in + batch_size() * in_count);
+    for (std::size_t k = 0; k < batch_size(); ++k) {
+      const std::size_t f = last_first ? batch_size() - 1 - k : k;
       if constexpr (Forward) {
         per_field->forward(in + f * in_count, out + f * out_count, scaling, workspace);
       } else {

@@ -639,9 +639,8 @@ void Fft3d<Real>::run_in_place(void* plan, Complex* array, std::size_t count) {
 template <typename Real>
 void Fft3d<Real>::scaled_copy(const Complex* in, Complex* out, std::size_t count) {
   const double t0 = MPI_Wtime();
-  const Real scale = Real(1) / static_cast<Real>(total_);
-  for (std::size_t i = 0; i < count; ++i)
-    out[i] = in[i] * scale;
+  a2a::fft::scaled_copy(reinterpret_cast<const Real*>(in), reinterpret_cast<Real*>(out), 2 * count,
+                        Real(1) / static_cast<Real>(total_));
   compute_seconds += MPI_Wtime() - t0;
 }
 
@@ -752,8 +751,11 @@ void Fft3d<Real>::forward(const Real* in, Complex* out) {
       std::copy(in, in + real_box_.count(), real_work_.data());
       from = real_work_.data();
     }
-    // The whole grid's spectrum goes straight into the caller's array where FFTW allows it.
-    const bool direct = whole_3d_ && same_alignment<Real>(out, work0_.data());
+    // The whole grid's spectrum goes straight into the caller's array where FFTW allows it:
+    // its alignment, and no overlap with the input read (an out-of-place plan's arrays must
+    // be apart).
+    const bool direct = whole_3d_ && same_alignment<Real>(out, work0_.data()) &&
+                        !overlap(from, real_box_.count(), out, boxes_[0].count());
     const double t0 = MPI_Wtime();
     Fftw<Real>::execute_r2c(
         reinterpret_cast<typename Fftw<Real>::plan>(r2c_plan_), const_cast<Real*>(from),

@@ -165,10 +165,16 @@ template <typename Real>
 void scale(std::complex<Real>* data, std::int64_t count, Real factor) {
   scale(reinterpret_cast<Real*>(data), 2 * count, factor);
 }
-// to[0, count) = factor * from[0, count): a copy and a scaling in one pass (the same array, or
-// arrays that do not overlap).
+// to[0, count) = factor * from[0, count): a copy and a scaling in one pass, as memmove copies:
+// where `to` starts inside `from`, from the last value back, so that none is read after it was
+// overwritten (a caller's output array that overlaps its input).
 template <typename Real>
 void scaled_copy(const Real* from, Real* to, std::size_t count, Real factor) {
+  if (to > from && to < from + count) {
+    for (std::size_t i = count; i-- > 0;)
+      to[i] = factor * from[i];
+    return;
+  }
   for (std::size_t i = 0; i < count; ++i)
     to[i] = factor * from[i];
 }
