@@ -1,6 +1,7 @@
 /* a2a/fft.h called with input and output arrays that overlap without being the same array
  * (the output 16 to 64 bytes before or after the input), for plans of every path: a DFT and an
- * r2c from slabs to pencils and to FFTW-MPI's slab layout (the tuned path), DCTs of real data,
+ * r2c from slabs to pencils and to FFTW-MPI's slab layout (the tuned slab path), z-pencils to
+ * x-pencils (the tuned pencil path on a square P), DCTs of real data,
  * and batches of two contiguous fields (one rank: each field in turn, where field f's output
  * reaches into field f + 1's input). Each result must equal the same plan's on arrays apart, which
  * the other suites check against NumPy and SciPy, and the backward transform must give the input
@@ -19,7 +20,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &procs);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int passed = 0, failed = 0;
-  for (int plan = 0; plan < 8; ++plan) {
+  for (int plan = 0; plan < 9; ++plan) {
     a2a_fft_options o;
     a2a_fft_options_default(&o);
     o.n[0] = 9, o.n[1] = 10, o.n[2] = 7;
@@ -37,7 +38,11 @@ int main(int argc, char** argv) {
       o.kinds[1] = plan == 2 ? A2A_FFT_DCT1 : A2A_FFT_NONE;
       o.kinds[2] = plan == 2 ? A2A_FFT_DST2 : A2A_FFT_DCT3;
     }
-    if (plan >= 6) { /* r2c, to pencils and to FFTW-MPI's slab layout */
+    if (plan == 8) { /* z-pencils to x-pencils: the tuned pencil path on a square P */
+      name = "dft, z-pencils to x-pencils";
+      a2a_fft_pencil_box(o.n, 2, procs, rank, &o.in);
+    }
+    if (plan == 6 || plan == 7) { /* r2c, to pencils and to FFTW-MPI's slab layout */
       name = plan == 6 ? "r2c, slabs to pencils" : "r2c, FFTW-MPI's slab layout";
       o.r2c = 1;
       const int64_t spectrum[3] = {o.n[0], o.n[1], o.n[2] / 2 + 1};
