@@ -63,11 +63,11 @@ def main():
         print("no C++ sources in compile_commands.json")
         return 1
 
-    work = tempfile.mkdtemp(prefix="clang_syntax.")
+    work = tempfile.TemporaryDirectory(prefix="clang_syntax.")
 
     def check(numbered):
         n, (directory, flags, files) = numbered
-        unity = os.path.join(work, f"batch{n}.cpp")
+        unity = os.path.join(work.name, f"batch{n}.cpp")
         with open(unity, "w") as f:
             f.writelines(f'#include "{os.path.join(directory, p)}"\n' for p in files)
         r = subprocess.run([clang, "-fsyntax-only", "-Werror"] + flags + [unity], cwd=directory,
@@ -81,9 +81,7 @@ def main():
                 failed += len(files)
                 print("FAILED, one of: " + " ".join(files) + "\n" +
                       "\n".join(err.splitlines()[:12]))
-    for name in os.listdir(work):
-        os.remove(os.path.join(work, name))
-    os.rmdir(work)
+    work.cleanup()
     print(f"clang syntax: {len(entries) - failed} of {len(entries)} C++ sources pass")
     return 1 if failed else 0
 

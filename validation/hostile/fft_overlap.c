@@ -3,10 +3,11 @@
  * r2c from slabs to pencils and to FFTW-MPI's slab layout (the tuned slab path), z-pencils to
  * x-pencils (the tuned pencil path on a square P), DCTs of real data,
  * and batches of two contiguous fields (one rank: each field in turn, where field f's output
- * reaches into field f + 1's input). Each result must equal the same plan's on arrays apart, which
- * the other suites check against NumPy and SciPy, and the backward transform must give the input
- * back: no value of the input may be read after the output has overwritten it. Prints "fft_overlap:
- * N passed, M failed". */
+ * reaches into field f + 1's input; 32^3 fields go in turn on every P, overlapping on rank 0 only,
+ * where a rank that ordered its fields by its own arrays mixed them with the other ranks'). Each
+ * result must equal the same plan's on arrays apart, which the other suites check against NumPy and
+ * SciPy, and the backward transform must give the input back: no value of the input may be read
+ * after the output has overwritten it. Prints "fft_overlap: N passed, M failed". */
 #include <a2a/fft.h>
 #include <math.h>
 #include <mpi.h>
@@ -20,7 +21,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &procs);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int passed = 0, failed = 0;
-  for (int plan = 0; plan < 9; ++plan) {
+  for (int plan = 0; plan < 10; ++plan) {
     a2a_fft_options o;
     a2a_fft_options_default(&o);
     o.n[0] = 9, o.n[1] = 10, o.n[2] = 7;
@@ -53,12 +54,21 @@ int main(int argc, char** argv) {
         o.out_order[0] = 1, o.out_order[1] = 0;
       }
     }
-    if (plan == 4 || plan == 5) {
-      name = plan == 4 ? "dft, 2 contiguous fields" : "dct2, 2 contiguous fields";
+    if (plan == 9) { /* fields large enough to go in turn on every P (messages past 4 KiB) */
+      o.n[0] = o.n[1] = o.n[2] = 32;
+      a2a_fft_slab_box(o.n, procs, rank, &o.in);
+    }
+    if (plan == 4 || plan == 5 || plan == 9) {
+      name = plan == 4   ? "dft, 2 contiguous fields"
+             : plan == 5 ? "dct2, 2 contiguous fields"
+                         : "dft, 2 contiguous fields of 32^3, overlapping on rank 0 only";
       o.batch = 2, o.batch_contiguous = 1;
       o.out = o.in; /* slabs both ways: every rank's field as many bytes in as out */
       if (plan == 5) o.kinds[0] = o.kinds[1] = o.kinds[2] = A2A_FFT_DCT2;
     }
+    /* Plan 9: the other ranks' arrays apart, so that a rank may not order its fields' exchanges
+     * by its own arrays alone. */
+    const int overlaps_here = plan != 9 || rank == 0;
     a2a_fft apart = NULL, overlapping = NULL;
     if (a2a_fft_create(MPI_COMM_WORLD, &o, &apart) != 0 ||
         a2a_fft_create(MPI_COMM_WORLD, &o, &overlapping) != 0) {
@@ -88,7 +98,8 @@ int main(int argc, char** argv) {
       const double* to = forward ? expected : in;
       const size_t n_from = forward ? n_in : n_out, n_to = forward ? n_out : n_in;
       double* src = both + 8;
-      double* dst = src + 2 * shift; /* 16 bytes a step: FFTW's alignment kept */
+      /* 16 bytes a step: FFTW's alignment kept */
+      double* dst = overlaps_here ? src + 2 * shift : both + n_in + 12;
       memcpy(src, from, sizeof(double) * n_from);
       const int call = forward ? a2a_fft_forward(overlapping, src, dst, A2A_FFT_SCALE_NONE, NULL)
                                : a2a_fft_backward(overlapping, src, dst, A2A_FFT_SCALE_FULL, NULL);

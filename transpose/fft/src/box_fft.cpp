@@ -219,20 +219,26 @@ struct BoxFft<Real>::Impl {
   // A contiguous batch run one field at a time (fields_apart): this plan of one field, called
   // on each field in turn.
   std::unique_ptr<BoxFft<Real>> per_field;
+  AlignedVector<Complex> input_copy;  // run_per_field's, where the caller's arrays overlap
 
   template <bool Forward, typename In, typename Out>
   void run_per_field(const In* in, Out* out, Scaling scaling, void* workspace) {
     const auto in_count = static_cast<std::size_t>((Forward ? o.in : o.out).count());
     const auto out_count = static_cast<std::size_t>((Forward ? o.out : o.in).count());
-    // Every field takes as many bytes in as out (fields_apart), so where the caller's arrays
-    // overlap with the output starting later, field f's output reaches into field f + 1's
-    // input: the fields then go last first, each read before an earlier one writes over it.
-    const bool last_first =
-        reinterpret_cast<std::uintptr_t>(out) > reinterpret_cast<std::uintptr_t>(in) &&
-        reinterpret_cast<std::uintptr_t>(out) <
-            reinterpret_cast<std::uintptr_t>(in + batch_size() * in_count);
-    for (std::size_t k = 0; k < batch_size(); ++k) {
-      const std::size_t f = last_first ? batch_size() - 1 - k : k;
+    // Where the caller's arrays overlap without being one array, field f's output may reach
+    // into another field's input before that field is read. The fields' exchanges go in one
+    // order on every rank, whatever its arrays, so such a rank reads its input from a copy (kept
+    // for the next call).
+    const std::size_t fields = batch_size();
+    if (static_cast<const void*>(in) != static_cast<const void*>(out) &&
+        overlap(in, static_cast<std::int64_t>(fields * in_count), out,
+                static_cast<std::int64_t>(fields * out_count))) {
+      const std::size_t bytes = fields * in_count * sizeof(In);
+      input_copy.resize((bytes + sizeof(Complex) - 1) / sizeof(Complex));
+      std::memcpy(static_cast<void*>(input_copy.data()), in, bytes);
+      in = reinterpret_cast<const In*>(input_copy.data());
+    }
+    for (std::size_t f = 0; f < fields; ++f) {
       if constexpr (Forward) {
         per_field->forward(in + f * in_count, out + f * out_count, scaling, workspace);
       } else {

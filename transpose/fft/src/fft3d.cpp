@@ -576,15 +576,6 @@ const typename Fft3d<Real>::Complex* Fft3d<Real>::run_step(Step& step, Complex* 
   return out;
 }
 
-// Whether a's and b's elements share any byte.
-template <typename A, typename B>
-bool overlap(const A* a, std::int64_t a_count, const B* b, std::int64_t b_count) {
-  const auto a0 = reinterpret_cast<std::uintptr_t>(a), b0 = reinterpret_cast<std::uintptr_t>(b);
-  const auto a1 = a0 + static_cast<std::uintptr_t>(a_count) * sizeof(A);
-  const auto b1 = b0 + static_cast<std::uintptr_t>(b_count) * sizeof(B);
-  return a0 < b1 && b0 < a1;
-}
-
 // FFTW may run a plan on other arrays than it was made for only when their alignment is the
 // same (fftw_execute_dft's new-array rule).
 template <typename Real>

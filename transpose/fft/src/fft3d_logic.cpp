@@ -15,15 +15,21 @@ std::string fused_auto(const std::string& backend, int chunks) {
   return spec.str();
 }
 
+namespace {
+
+// "8x8x8", "2x1": extents joined by x.
+std::string grid(std::initializer_list<std::int64_t> extents) {
+  std::string text;
+  for (std::int64_t e : extents) {
+    if (!text.empty()) text += 'x';
+    text += std::to_string(e);
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string options_problem(const Options& o, int procs) {
-  const auto grid = [](std::initializer_list<std::int64_t> extents) {
-    std::string text;
-    for (std::int64_t e : extents) {
-      if (!text.empty()) text += 'x';
-      text += std::to_string(e);
-    }
-    return text;
-  };
   if (std::any_of(o.n.begin(), o.n.end(), [](std::int64_t n) { return n < 1; })) {
     return "a2a::fft: grid " + grid({o.n[0], o.n[1], o.n[2]}) +
            ": every dimension must be at least 1";
@@ -43,8 +49,8 @@ std::string size_problem(const std::array<std::int64_t, 3>& n, std::int64_t batc
   for (const std::int64_t factor : {n[0], n[1], n[2], batch})
     wraps = wraps || __builtin_mul_overflow(bytes, factor, &bytes);
   if (!wraps) return "";
-  return "a2a::fft: grid " + std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
-         std::to_string(n[2]) + (batch > 1 ? " of " + std::to_string(batch) + " fields" : "") +
+  return "a2a::fft: grid " + grid({n[0], n[1], n[2]}) +
+         (batch > 1 ? " of " + std::to_string(batch) + " fields" : "") +
          ": more than 2^63 - 1 bytes of " + std::to_string(element_bytes) +
          "-byte values (its point count overflows)";
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <new>
 #include <type_traits>
@@ -164,6 +165,14 @@ void scale(Real* data, std::int64_t count, Real factor) {
 template <typename Real>
 void scale(std::complex<Real>* data, std::int64_t count, Real factor) {
   scale(reinterpret_cast<Real*>(data), 2 * count, factor);
+}
+// Whether a's and b's elements share any byte.
+template <typename A, typename B>
+bool overlap(const A* a, std::int64_t a_count, const B* b, std::int64_t b_count) {
+  const auto a0 = reinterpret_cast<std::uintptr_t>(a), b0 = reinterpret_cast<std::uintptr_t>(b);
+  const auto a1 = a0 + static_cast<std::uintptr_t>(a_count) * sizeof(A);
+  const auto b1 = b0 + static_cast<std::uintptr_t>(b_count) * sizeof(B);
+  return a0 < b1 && b0 < a1;
 }
 // to[0, count) = factor * from[0, count): a copy and a scaling in one pass, as memmove copies:
 // where `to` starts inside `from`, from the last value back, so that none is read after it was
