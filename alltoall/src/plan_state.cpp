@@ -66,6 +66,16 @@ static PrivateCommRef private_duplicate(MPI_Comm comm) {
   return ref;
 }
 
+}  // namespace detail
+
+CommunicatorWatch::CommunicatorWatch(MPI_Comm comm) : owner_(detail::private_duplicate(comm)) {}
+
+void CommunicatorWatch::require_alive(const char* what) const {
+  detail::require_alive(*owner_, what);
+}
+
+namespace detail {
+
 // Counts and displacements whose sums do not fit: a block past the end of memory (a count of
 // (size_t)-1, a negative number through an unsigned type). "" when every block ends below 2^63.
 std::string check_extents(const std::size_t* sc, const std::size_t* sd, const std::size_t* rc,

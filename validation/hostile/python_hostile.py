@@ -153,6 +153,36 @@ plan.close()
 ex.close()
 other.Free()
 
+# The FFT library (where a2a was built with FFTW): a create on an inter-communicator, and a plan
+# of the tuned slab path (whose exchanges run on communicators split from the caller's) after
+# comm.Free(): errors on every rank, the output untouched.
+try:
+    a2a._require_fft()
+    has_fft = True
+except a2a.Error:
+    has_fft = False
+if has_fft:
+    n = (8, 6, 4)
+    slab, y_slab = a2a.slab_box(n, procs, rank), a2a.slab_box(n, procs, rank, axis=1)
+    if procs >= 2:
+        half = comm.Split(rank % 2, rank)
+        inter = half.Create_intercomm(0, comm, 1 if rank % 2 == 0 else 0, 8)
+        raises(a2a.Error, "an Fft on an inter-communicator",
+               lambda: a2a.Fft(inter, n, slab, y_slab, out_order=(1, 0, 2)), "inter-communicator")
+        inter.Free()
+        half.Free()
+    dup = comm.Dup()
+    fft = a2a.Fft(dup, n, slab, y_slab, out_order=(1, 0, 2))
+    x = np.random.default_rng(rank).standard_normal(fft.input_shape) + 0j
+    check(np.allclose(fft.backward(fft.forward(x), scaling="full"), x),
+          "an Fft's round trip on a live communicator")
+    dup.Free()
+    spectrum = np.full(fft.output_shape, 5 + 5j)
+    raises(a2a.Error, "an Fft's forward after comm.Free()",
+           lambda: fft.forward(x, out=spectrum), "freed")
+    check(bool((spectrum == 5 + 5j).all()), "the Fft's output untouched")
+    fft.close()
+
 totals = comm.allreduce(np.array([checks, fails]))
 if rank == 0:
     print(f"python_hostile: {totals[0] - totals[1]} passed, {totals[1]} failed")

@@ -5,9 +5,14 @@
 
 #include <mpi.h>
 
+#include <memory>
 #include <string>
 
 namespace a2a {
+
+namespace detail {
+struct PrivateComm;
+}
 
 // Collective over comm: the first (lowest) failing rank's message on every rank, or "" when no
 // rank has one.
@@ -28,5 +33,20 @@ void require_intracommunicator(MPI_Comm comm, const char* what);
 // Local: throws a2a::Error, naming `what`, unless MPI is initialized and not yet finalized (any
 // MPI call but a few is erroneous then: Open MPI aborts the job in MPI_Comm_f2c).
 void require_mpi_running(const char* what);
+
+// Whether the communicator a handle was made on is still alive: the rule of a2a's plans, for
+// handles of layers built on them that keep communicators of their own (split from the caller's)
+// and so would otherwise keep running after the caller freed its communicator. Collective over
+// comm the first time a2a meets comm (it makes a2a's private duplicate, freed with comm).
+class CommunicatorWatch {
+ public:
+  explicit CommunicatorWatch(MPI_Comm comm);
+  // Local: throws a2a::Error (argument), naming `what` and the freed communicator, once the
+  // caller has freed comm: on every rank, since each frees its own.
+  void require_alive(const char* what) const;
+
+ private:
+  std::shared_ptr<const detail::PrivateComm> owner_;
+};
 
 }  // namespace a2a

@@ -196,6 +196,8 @@ struct BoxFft<Real>::Impl {
   };
 
   MPI_Comm comm = MPI_COMM_NULL;
+  // The tuned path runs on communicators of its own: a call checks that the caller's is alive.
+  std::optional<CommunicatorWatch> watch;
   BoxOptions o;
   int rank = 0, procs = 1;
   logic::Logic plan;
@@ -820,6 +822,7 @@ template <typename Real>
 BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make_unique<Impl>()) {
   require_intracommunicator(comm, "a2a::fft::BoxFft");
   Impl& m = *impl_;
+  m.watch.emplace(comm);
   m.comm = comm;
   m.o = options;
   MPI_Comm_size(comm, &m.procs);
@@ -998,51 +1001,54 @@ void require_types(bool complex_side, bool complex_given, const char* which) {
                 (complex_side ? "complex" : "real") + " arrays");
   }
 }
+
+// What a call checks before any work, locally and alike on every rank: the caller's
+// communicator not freed, and arrays of the types of the plan's input and output.
+template <typename Impl>
+void begin_call(const Impl& m, const char* what, bool complex_in, bool complex_out) {
+  m.watch->require_alive(what);
+  require_types(m.complex_in, complex_in, "input");
+  require_types(m.complex_out, complex_out, "output");
+}
 }  // namespace
 
 template <typename Real>
 void BoxFft<Real>::forward(const Complex* in, Complex* out, Scaling s, void* workspace) {
-  require_types(impl_->complex_in, true, "input");
-  require_types(impl_->complex_out, true, "output");
+  begin_call(*impl_, "a2a::fft::BoxFft::forward", true, true);
   if (impl_->per_field) return impl_->template run_per_field<true>(in, out, s, workspace);
   if (impl_->tuned) return impl_->template run_tuned<true>(in, out, s);
   impl_->run(impl_->forward_ops, in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::forward(const Real* in, Complex* out, Scaling s, void* workspace) {
-  require_types(impl_->complex_in, false, "input");
-  require_types(impl_->complex_out, true, "output");
+  begin_call(*impl_, "a2a::fft::BoxFft::forward", false, true);
   if (impl_->per_field) return impl_->template run_per_field<true>(in, out, s, workspace);
   if (impl_->tuned) return impl_->template run_tuned<true>(in, out, s);
   impl_->run(impl_->forward_ops, in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::forward(const Real* in, Real* out, Scaling s, void* workspace) {
-  require_types(impl_->complex_in, false, "input");
-  require_types(impl_->complex_out, false, "output");
+  begin_call(*impl_, "a2a::fft::BoxFft::forward", false, false);
   if (impl_->per_field) return impl_->template run_per_field<true>(in, out, s, workspace);
   impl_->run(impl_->forward_ops, in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::backward(const Complex* in, Complex* out, Scaling s, void* workspace) {
-  require_types(impl_->complex_out, true, "output");
-  require_types(impl_->complex_in, true, "input");
+  begin_call(*impl_, "a2a::fft::BoxFft::backward", true, true);
   if (impl_->per_field) return impl_->template run_per_field<false>(in, out, s, workspace);
   if (impl_->tuned) return impl_->template run_tuned<false>(in, out, s);
   impl_->run(impl_->backward_ops, in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::backward(const Complex* in, Real* out, Scaling s, void* workspace) {
-  require_types(impl_->complex_out, true, "output");
-  require_types(impl_->complex_in, false, "input");
+  begin_call(*impl_, "a2a::fft::BoxFft::backward", false, true);
   if (impl_->per_field) return impl_->template run_per_field<false>(in, out, s, workspace);
   if (impl_->tuned) return impl_->template run_tuned<false>(in, out, s);
   impl_->run(impl_->backward_ops, in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::backward(const Real* in, Real* out, Scaling s, void* workspace) {
-  require_types(impl_->complex_out, false, "output");
-  require_types(impl_->complex_in, false, "input");
+  begin_call(*impl_, "a2a::fft::BoxFft::backward", false, false);
   if (impl_->per_field) return impl_->template run_per_field<false>(in, out, s, workspace);
   impl_->run(impl_->backward_ops, in, out, s, workspace);
 }

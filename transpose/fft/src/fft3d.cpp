@@ -66,6 +66,7 @@ std::string options_text(const Options& o) {
 template <typename Real>
 Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   require_intracommunicator(comm, "a2a::fft::Fft3d");
+  watch_.emplace(comm);
   int procs = 1, rank = 0;
   MPI_Comm_size(comm, &procs);
   MPI_Comm_rank(comm, &rank);
@@ -693,6 +694,7 @@ void Fft3d<Real>::forward_from_z(Complex* final_out) {
 
 template <typename Real>
 void Fft3d<Real>::forward(const Complex* in, Complex* out) {
+  watch_->require_alive("a2a::fft::Fft3d::forward");
   const auto count = static_cast<std::size_t>(boxes_[0].count());
   if (whole_3d_) {
     if (in != out) std::copy_n(in, count, out);
@@ -715,6 +717,7 @@ void Fft3d<Real>::forward(const Complex* in, Complex* out) {
 
 template <typename Real>
 void Fft3d<Real>::forward(const Real* in, Complex* out) {
+  watch_->require_alive("a2a::fft::Fft3d::forward");
   if (fused_forward_ && r2c_plane_ != nullptr) {
     const Real* from = in;  // the plane plan reads planes of the caller's where FFTW allows
     if (!same_alignment<Real>(in, real_work_.data())) {
@@ -804,6 +807,7 @@ typename Fft3d<Real>::Complex* Fft3d<Real>::backward_to_z(const Complex* in) {
 
 template <typename Real>
 void Fft3d<Real>::backward(const Complex* in, Complex* out) {
+  watch_->require_alive("a2a::fft::Fft3d::backward");
   const auto count = static_cast<std::size_t>(boxes_[0].count());
   if (whole_3d_) {
     scaled_copy(in, out, count);
@@ -835,6 +839,7 @@ void Fft3d<Real>::backward(const Complex* in, Complex* out) {
 
 template <typename Real>
 void Fft3d<Real>::backward(const Complex* in, Real* out) {
+  watch_->require_alive("a2a::fft::Fft3d::backward");
   if (push_backward_) {
     backward_pushed(in, out);
     return;

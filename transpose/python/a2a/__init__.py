@@ -642,6 +642,12 @@ class Fft(_Handle):
 
         # Agreed (one small allgather per call): a bad array on one rank raises on every rank
         # instead of leaving the others in the transform's exchanges.
+        # comm.Free() nulls the communicator object, on every rank (it is collective): said
+        # here as the library says it, since the agreement below cannot run on it.
+        from mpi4py import MPI
+        if self._comm == MPI.COMM_NULL:
+            raise Error("a2a.Fft: the communicator it was made on has been freed (comm.Free()); "
+                        "make it again on a live communicator", 2)
         x, ap, y, bp = _agreed(self._comm, convert)
         _check(function(self._handle, ap, bp, _SCALINGS[scaling], None))
         return y

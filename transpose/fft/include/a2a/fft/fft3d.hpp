@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "a2a/agree.hpp"
 #include "a2a/fft/aligned.hpp"
 #include "a2a/transpose.hpp"
 
@@ -182,6 +183,8 @@ class Fft3d {
   // The z-pencils after the transposes and, for c2c, the backward z transform.
   Complex* backward_to_z(const Complex* in);
 
+  // row_ and col_ outlive the caller's communicator: calls check that it is alive.
+  std::optional<CommunicatorWatch> watch_;
   MPI_Comm row_ = MPI_COMM_NULL, col_ = MPI_COMM_NULL;
   int col_rank_ = 0;
   std::array<Box, 3> boxes_;  // z-, y-, x-pencils

@@ -1,0 +1,187 @@
+/* fft_comm: the FFT library's C API given communicators a user's program gets wrong.
+ *   - Plans of every path used after the communicator they were made on is freed, with a new
+ *     communicator in its place: forward and backward fail with A2A_ERR_ARGUMENT naming the
+ *     freed communicator, on every rank, and write nothing; the handle frees cleanly, and the
+ *     same plan made on the new communicator runs. The tuned slab and pencil paths run on
+ *     communicators split from the caller's, which outlive it: they once kept running.
+ *   - a2a_fft_create on an inter-communicator (default handler and MPI_ERRORS_RETURN), on
+ *     MPI_COMM_NULL and after MPI_Finalize, and a2a_fft_create_f (the Fortran module's entry)
+ *     on an inter-communicator's and a finalized MPI_COMM_WORLD's handles: A2A_ERR_ARGUMENT naming
+ * the problem on every rank, the handle left NULL, never an abort or a hang. Each plan's round trip
+ * on the live communicator is checked against its input. Prints "fft_comm: N passed, M failed" (the
+ * last line, after MPI_Finalize, on rank 0). */
+#include <a2a/a2a.h>
+#include <a2a/fft.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, procs, checks, failures;
+
+static void expect(int ok, const char* what) {
+  ++checks;
+  if (!ok) {
+    ++failures;
+    fprintf(stderr, "[rank %d] FAILED: %s (%s)\n", rank, what, a2a_last_error());
+  }
+}
+
+/* The code and a message with `words` on every rank. */
+static void expect_everywhere(int code, const char* words, const char* what) {
+  int all = code == A2A_ERR_ARGUMENT && strstr(a2a_last_error(), words) != NULL;
+  MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  expect(all, what);
+}
+
+enum { kPaths = 6 };
+static const char* path_name[kPaths] = {"c2c, FFTW-MPI's slab layout (tuned slab)",
+                                        "r2c, FFTW-MPI's slab layout (tuned slab)",
+                                        "c2c, z-pencils to x-pencils",
+                                        "dct2 x dst3 x dct1, slabs to pencils",
+                                        "c2c, 2 contiguous fields of 32^3",
+                                        "c2c, 3 interleaved fields, slabs to pencils"};
+
+static void options_for(int path, int world_procs, int world_rank, a2a_fft_options* o) {
+  a2a_fft_options_default(o);
+  o->n[0] = 12, o->n[1] = 10, o->n[2] = 9;
+  if (path == 4) o->n[0] = o->n[1] = o->n[2] = 32;
+  a2a_fft_slab_box(o->n, world_procs, world_rank, &o->in);
+  a2a_fft_pencil_box(o->n, 0, world_procs, world_rank, &o->out);
+  if (path <= 1) {
+    o->r2c = path == 1;
+    const int64_t spectrum[3] = {o->n[0], o->n[1], o->r2c ? o->n[2] / 2 + 1 : o->n[2]};
+    a2a_fft_slab_box_along(spectrum, 1, world_procs, world_rank, &o->out);
+    o->out_order[0] = 1, o->out_order[1] = 0;
+  }
+  if (path == 2) a2a_fft_pencil_box(o->n, 2, world_procs, world_rank, &o->in);
+  if (path == 3) o->kinds[0] = A2A_FFT_DCT2, o->kinds[1] = A2A_FFT_DST3, o->kinds[2] = A2A_FFT_DCT1;
+  if (path == 4) o->batch = 2, o->batch_contiguous = 1, o->out = o->in;
+  if (path == 5) o->batch = 3;
+}
+
+static size_t reals(a2a_fft fft, int input) {
+  const int64_t n = input ? a2a_fft_input_elements(fft) : a2a_fft_output_elements(fft);
+  const int complex = input ? a2a_fft_complex_input(fft) : a2a_fft_complex_output(fft);
+  return (size_t)n * (complex ? 2 : 1);
+}
+
+/* Forward then backward scaled: the input back. */
+static int round_trip(a2a_fft fft) {
+  const size_t n_in = reals(fft, 1), n_out = reals(fft, 0);
+  double* x = malloc((n_in + 1) * sizeof(double));
+  double* y = malloc((n_out + 1) * sizeof(double));
+  double* back = malloc((n_in + 1) * sizeof(double));
+  for (size_t i = 0; i < n_in; ++i)
+    x[i] = sin(0.37 * (double)i + rank);
+  int ok = a2a_fft_forward(fft, x, y, A2A_FFT_SCALE_NONE, NULL) == 0 &&
+           a2a_fft_backward(fft, y, back, A2A_FFT_SCALE_FULL, NULL) == 0;
+  for (size_t i = 0; ok && i < n_in; ++i)
+    ok = fabs(back[i] - x[i]) < 1e-12;
+  free(x), free(y), free(back);
+  return ok;
+}
+
+static void after_free(int path) {
+  char what[160];
+  a2a_fft_options o;
+  options_for(path, procs, rank, &o);
+  MPI_Comm c;
+  MPI_Comm_dup(MPI_COMM_WORLD, &c);
+  a2a_fft fft = NULL;
+  snprintf(what, sizeof what, "%s: made and run on a live communicator", path_name[path]);
+  const int made = a2a_fft_create(c, &o, &fft) == 0;
+  expect(made && round_trip(fft), what);
+  if (!made) return;
+  const size_t n_in = reals(fft, 1), n_out = reals(fft, 0);
+  double* in = calloc(n_in + 1, sizeof(double));
+  double* out = malloc((n_out + 1) * sizeof(double));
+  double* back = malloc((n_in + 1) * sizeof(double));
+  for (size_t i = 0; i <= n_out; ++i)
+    out[i] = 7.0;
+  for (size_t i = 0; i <= n_in; ++i)
+    back[i] = 7.0;
+  MPI_Comm_free(&c);
+  /* A new communicator where the old one was (MPI may hand out the freed handle again). */
+  MPI_Comm other;
+  MPI_Comm_split(MPI_COMM_WORLD, 0, procs - 1 - rank, &other);
+  snprintf(what, sizeof what, "%s: forward after MPI_Comm_free", path_name[path]);
+  expect_everywhere(a2a_fft_forward(fft, in, out, A2A_FFT_SCALE_NONE, NULL), "freed", what);
+  snprintf(what, sizeof what, "%s: backward after MPI_Comm_free", path_name[path]);
+  expect_everywhere(a2a_fft_backward(fft, out, back, A2A_FFT_SCALE_FULL, NULL), "freed", what);
+  int untouched = 1;
+  for (size_t i = 0; i <= n_out; ++i)
+    untouched = untouched && out[i] == 7.0;
+  for (size_t i = 0; i <= n_in; ++i)
+    untouched = untouched && back[i] == 7.0;
+  snprintf(what, sizeof what, "%s: nothing written by the refused calls", path_name[path]);
+  expect(untouched, what);
+  snprintf(what, sizeof what, "%s: frees cleanly after its communicator", path_name[path]);
+  expect(a2a_fft_free(&fft) == 0 && fft == NULL, what);
+  /* The new communicator (ranks in reverse order) works with a plan of its own. */
+  int new_rank = 0;
+  MPI_Comm_rank(other, &new_rank);
+  options_for(path, procs, new_rank, &o);
+  snprintf(what, sizeof what, "%s: the same plan on the new communicator", path_name[path]);
+  expect(a2a_fft_create(other, &o, &fft) == 0 && round_trip(fft), what);
+  a2a_fft_free(&fft);
+  MPI_Comm_free(&other);
+  free(in), free(out), free(back);
+}
+
+/* A create that must be refused on every rank with `words`, the handle cleared. */
+static void refused_create(MPI_Comm comm, const char* words, const char* what) {
+  a2a_fft_options o;
+  options_for(0, procs, rank, &o);
+  a2a_fft fft = (a2a_fft)&o; /* not NULL: the create must clear it */
+  const int code = a2a_fft_create(comm, &o, &fft);
+  expect(code == A2A_ERR_ARGUMENT && strstr(a2a_last_error(), words) != NULL && fft == NULL, what);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &procs);
+  for (int path = 0; path < kPaths; ++path)
+    after_free(path);
+
+  refused_create(MPI_COMM_NULL, "MPI_COMM_NULL", "a2a_fft_create on MPI_COMM_NULL");
+  if (procs >= 2) { /* even and odd ranks, joined by an inter-communicator */
+    MPI_Comm half, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 == 0 ? 1 : 0, 7, &inter);
+    refused_create(inter, "inter-communicator", "a2a_fft_create on an inter-communicator");
+    MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+    refused_create(inter, "inter-communicator",
+                   "a2a_fft_create on an inter-communicator, MPI_ERRORS_RETURN");
+    a2a_fft_options o;
+    options_for(0, procs, rank, &o);
+    a2a_fft fft = NULL;
+    expect(a2a_fft_create_f(MPI_Comm_c2f(inter), &o, &fft) == A2A_ERR_ARGUMENT && fft == NULL &&
+               strstr(a2a_last_error(), "inter-communicator") != NULL,
+           "a2a_fft_create_f (Fortran's handle) on an inter-communicator");
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+  }
+  const MPI_Fint world_fortran = MPI_Comm_c2f(MPI_COMM_WORLD);
+  int totals[2] = {checks, failures};
+  MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Finalize();
+
+  /* After MPI_Finalize: refused without any MPI call that MPI forbids now (Open MPI aborts the
+   * job in MPI_Comm_f2c). */
+  checks = failures = 0;
+  refused_create(MPI_COMM_WORLD, "finalized", "a2a_fft_create after MPI_Finalize");
+  a2a_fft_options o;
+  options_for(0, procs, rank, &o);
+  a2a_fft late = NULL;
+  expect(a2a_fft_create_f(world_fortran, &o, &late) == A2A_ERR_ARGUMENT && late == NULL &&
+             strstr(a2a_last_error(), "finalized") != NULL,
+         "a2a_fft_create_f (Fortran's handle) after MPI_Finalize");
+  if (rank == 0) {
+    printf("fft_comm: %d passed, %d failed\n", totals[0] + checks - totals[1] - failures,
+           totals[1] + failures);
+  }
+  return totals[1] + failures == 0 ? 0 : 1;
+}
