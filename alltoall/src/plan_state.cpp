@@ -74,6 +74,13 @@ void CommunicatorWatch::require_alive(const char* what) const {
   detail::require_alive(*owner_, what);
 }
 
+void CommunicatorWatch::require_agreed(const char* what, const std::string& problem) const {
+  detail::require_alive(*owner_, what);
+  if (std::string agreed = detail::agree_on_error(owner_->comm, problem); !agreed.empty()) {
+    throw Error(std::move(agreed));
+  }
+}
+
 namespace detail {
 
 // Counts and displacements whose sums do not fit: a block past the end of memory (a count of

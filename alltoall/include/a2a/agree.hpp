@@ -44,6 +44,11 @@ class CommunicatorWatch {
   // Local: throws a2a::Error (argument), naming `what` and the freed communicator, once the
   // caller has freed comm: on every rank, since each frees its own.
   void require_alive(const char* what) const;
+  // Collective over comm (on a2a's private duplicate of it: one small allreduce): throws
+  // a2a::Error, the same on every rank, where comm was freed or where any rank's `problem` is
+  // not empty (the lowest such rank's), so that one rank's bad argument to a collective call is
+  // an error on every rank, never a hang.
+  void require_agreed(const char* what, const std::string& problem) const;
 
  private:
   std::shared_ptr<const detail::PrivateComm> owner_;

@@ -218,6 +218,65 @@ struct BoxFft<Real>::Impl {
   std::string description;
   // The tuned path, where the boxes are Fft3d's (tuned_path): every call runs it instead.
   std::unique_ptr<Fft3d<Real>> tuned;
+  // The one-field plan of a batch whose fields go in turn: its calls come from the batch's plan,
+  // which has checked them.
+  bool called_by_batch = false;
+
+  // Elements (Real or Complex, times the batch) of this rank's input and output arrays.
+  std::size_t input_elements() const {
+    const auto batch = static_cast<std::size_t>(o.batch);
+    if (o.r2c_padded && !o.in.empty()) {  // rows of 2 (n2/2 + 1) reals
+      return static_cast<std::size_t>(o.in.extent(0) * o.in.extent(1) * 2 * (o.n[2] / 2 + 1)) *
+             batch;
+    }
+    return static_cast<std::size_t>(o.in.count()) * batch;
+  }
+  std::size_t output_elements() const {
+    return static_cast<std::size_t>(o.out.count()) * static_cast<std::size_t>(o.batch);
+  }
+
+  // What a call checks before any work: this rank's arguments (arrays of the plan's types, none
+  // NULL where this rank's side holds elements, a scaling, the caller's workspace where the plan
+  // takes one, aligned as FFTW's arrays), agreed on by every rank (one small allreduce), so that
+  // one rank's bad argument is the same error on every rank instead of a hang in the exchanges
+  // the others went on to; and the caller's communicator not freed.
+  // input_complex, output_complex: the types the call gives the plan's input and output sides.
+  void begin_call(bool forward, bool input_complex, bool output_complex, const void* in,
+                  const void* out, Scaling scaling, const void* workspace) const {
+    if (called_by_batch) return;
+    const char* what = forward ? "a2a::fft::BoxFft::forward" : "a2a::fft::BoxFft::backward";
+    // The plan's input side is what forward reads and backward writes.
+    const void* input_side = forward ? in : out;
+    const void* output_side = forward ? out : in;
+    auto kind = [](bool complex) { return complex ? "complex" : "real"; };
+    std::string problem;
+    if (input_complex != complex_in || output_complex != complex_out) {
+      const bool input_wrong = input_complex != complex_in;
+      problem = std::string("this plan's ") + (input_wrong ? "input" : "output") + " is " +
+                kind(input_wrong ? complex_in : complex_out) + ": call it with " +
+                kind(input_wrong ? complex_in : complex_out) + " arrays";
+    } else if (scaling != Scaling::none && scaling != Scaling::full &&
+               scaling != Scaling::symmetric) {
+      problem = "scaling " + std::to_string(static_cast<int>(scaling)) +
+                " is none of none (0), full (1) and symmetric (2)";
+    } else if ((input_side == nullptr && input_elements() > 0) ||
+               (output_side == nullptr && output_elements() > 0)) {
+      const bool input_null = input_side == nullptr && input_elements() > 0;
+      problem = std::string(forward == input_null ? "the input array" : "the output array") +
+                " is NULL, where this rank's " + (input_null ? "input" : "output") + " box holds " +
+                std::to_string(input_null ? input_elements() : output_elements()) + " elements";
+    } else if (o.external_workspace && buffer_bytes > 0 && workspace == nullptr) {
+      problem = "the plan takes the caller's workspace (workspace_bytes()): none given";
+    } else if (o.external_workspace && buffer_bytes > 0 &&
+               F::alignment_of(workspace) != planned_alignment) {
+      problem =
+          "the workspace is not aligned as FFTW's arrays (use a2a::fft::AlignedVector or "
+          "fftw_malloc)";
+    }
+    if (!problem.empty())
+      problem = std::string(what) + ": " + problem + " (rank " + std::to_string(rank) + ")";
+    watch->require_agreed(what, problem);
+  }
   // A contiguous batch run one field at a time (fields_apart): this plan of one field, called
   // on each field in turn.
   std::unique_ptr<BoxFft<Real>> per_field;
@@ -642,19 +701,7 @@ struct BoxFft<Real>::Impl {
   void run(const std::vector<Op>& ops, const void* in, void* out, Scaling scaling,
            void* workspace) {
     std::byte* a = reinterpret_cast<std::byte*>(work.data());
-    if (o.external_workspace) {
-      if (workspace == nullptr) {
-        throw Error(
-            "a2a::fft::BoxFft: the plan takes the caller's workspace "
-            "(workspace_bytes()): none given");
-      }
-      if (F::alignment_of(workspace) != planned_alignment) {
-        throw Error(
-            "a2a::fft::BoxFft: the workspace is not aligned as FFTW's arrays (use "
-            "a2a::fft::AlignedVector or fftw_malloc)");
-      }
-      a = static_cast<std::byte*>(workspace);
-    }
+    if (o.external_workspace) a = static_cast<std::byte*>(workspace);  // begin_call checked it
     std::byte* arrays[4] = {const_cast<std::byte*>(static_cast<const std::byte*>(in)),
                             static_cast<std::byte*>(out), a, a + buffer_bytes};
     const auto factor = static_cast<Real>(factor_of(scaling));
@@ -885,6 +932,7 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
     if (fields_apart(one, m.in_boxes, m.out_boxes, m.point_bytes(!m.complex_in),
                      m.point_bytes(!m.complex_out), static_cast<std::size_t>(largest), one_node)) {
       m.per_field = std::make_unique<BoxFft<Real>>(comm, one);
+      m.per_field->impl_->called_by_batch = true;
       m.description = "each of the " + std::to_string(options.batch) +
                       " fields in turn: " + m.per_field->describe();
       m.buffer_bytes = m.per_field->workspace_bytes() / 2;
@@ -965,16 +1013,11 @@ const Box& BoxFft<Real>::output_box() const {
 }
 template <typename Real>
 std::size_t BoxFft<Real>::input_elements() const {
-  const BoxOptions& o = impl_->o;
-  const auto batch = static_cast<std::size_t>(o.batch);
-  if (o.r2c_padded && !o.in.empty()) {  // rows of 2 (n2/2 + 1) reals
-    return static_cast<std::size_t>(o.in.extent(0) * o.in.extent(1) * 2 * (o.n[2] / 2 + 1)) * batch;
-  }
-  return static_cast<std::size_t>(o.in.count()) * batch;
+  return impl_->input_elements();
 }
 template <typename Real>
 std::size_t BoxFft<Real>::output_elements() const {
-  return static_cast<std::size_t>(impl_->o.out.count()) * static_cast<std::size_t>(impl_->o.batch);
+  return impl_->output_elements();
 }
 template <typename Real>
 bool BoxFft<Real>::complex_input() const {
@@ -993,62 +1036,43 @@ std::string BoxFft<Real>::describe() const {
   return impl_->description;
 }
 
-namespace {
-void require_types(bool complex_side, bool complex_given, const char* which) {
-  if (complex_side != complex_given) {
-    throw Error(std::string("a2a::fft::BoxFft: this plan's ") + which + " is " +
-                (complex_side ? "complex" : "real") + ": call it with " +
-                (complex_side ? "complex" : "real") + " arrays");
-  }
-}
-
-// What a call checks before any work, locally and alike on every rank: the caller's
-// communicator not freed, and arrays of the types of the plan's input and output.
-template <typename Impl>
-void begin_call(const Impl& m, const char* what, bool complex_in, bool complex_out) {
-  m.watch->require_alive(what);
-  require_types(m.complex_in, complex_in, "input");
-  require_types(m.complex_out, complex_out, "output");
-}
-}  // namespace
-
 template <typename Real>
 void BoxFft<Real>::forward(const Complex* in, Complex* out, Scaling s, void* workspace) {
-  begin_call(*impl_, "a2a::fft::BoxFft::forward", true, true);
+  impl_->begin_call(true, true, true, in, out, s, workspace);
   if (impl_->per_field) return impl_->template run_per_field<true>(in, out, s, workspace);
   if (impl_->tuned) return impl_->template run_tuned<true>(in, out, s);
   impl_->run(impl_->forward_ops, in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::forward(const Real* in, Complex* out, Scaling s, void* workspace) {
-  begin_call(*impl_, "a2a::fft::BoxFft::forward", false, true);
+  impl_->begin_call(true, false, true, in, out, s, workspace);
   if (impl_->per_field) return impl_->template run_per_field<true>(in, out, s, workspace);
   if (impl_->tuned) return impl_->template run_tuned<true>(in, out, s);
   impl_->run(impl_->forward_ops, in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::forward(const Real* in, Real* out, Scaling s, void* workspace) {
-  begin_call(*impl_, "a2a::fft::BoxFft::forward", false, false);
+  impl_->begin_call(true, false, false, in, out, s, workspace);
   if (impl_->per_field) return impl_->template run_per_field<true>(in, out, s, workspace);
   impl_->run(impl_->forward_ops, in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::backward(const Complex* in, Complex* out, Scaling s, void* workspace) {
-  begin_call(*impl_, "a2a::fft::BoxFft::backward", true, true);
+  impl_->begin_call(false, true, true, in, out, s, workspace);
   if (impl_->per_field) return impl_->template run_per_field<false>(in, out, s, workspace);
   if (impl_->tuned) return impl_->template run_tuned<false>(in, out, s);
   impl_->run(impl_->backward_ops, in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::backward(const Complex* in, Real* out, Scaling s, void* workspace) {
-  begin_call(*impl_, "a2a::fft::BoxFft::backward", false, true);
+  impl_->begin_call(false, false, true, in, out, s, workspace);
   if (impl_->per_field) return impl_->template run_per_field<false>(in, out, s, workspace);
   if (impl_->tuned) return impl_->template run_tuned<false>(in, out, s);
   impl_->run(impl_->backward_ops, in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::backward(const Real* in, Real* out, Scaling s, void* workspace) {
-  begin_call(*impl_, "a2a::fft::BoxFft::backward", false, false);
+  impl_->begin_call(false, false, false, in, out, s, workspace);
   if (impl_->per_field) return impl_->template run_per_field<false>(in, out, s, workspace);
   impl_->run(impl_->backward_ops, in, out, s, workspace);
 }

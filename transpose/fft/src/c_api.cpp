@@ -47,11 +47,11 @@ std::string convert(const a2a_fft_options& c, a2a::fft::BoxOptions& o) {
   return "";
 }
 
+// Checked by the plan's call, with its other arguments, on every rank at once.
 a2a::fft::Scaling scaling_of(int s) {
-  if (s < A2A_FFT_SCALE_NONE || s > A2A_FFT_SCALE_SYMMETRIC) {
-    throw a2a::Error("a2a_fft: scaling " + std::to_string(s) +
-                     " is not A2A_FFT_SCALE_NONE, _FULL or _SYMMETRIC");
-  }
+  static_assert(A2A_FFT_SCALE_NONE == static_cast<int>(a2a::fft::Scaling::none) &&
+                A2A_FFT_SCALE_FULL == static_cast<int>(a2a::fft::Scaling::full) &&
+                A2A_FFT_SCALE_SYMMETRIC == static_cast<int>(a2a::fft::Scaling::symmetric));
   return static_cast<a2a::fft::Scaling>(s);
 }
 

@@ -1,4 +1,10 @@
-/* fft_comm: the FFT library's C API given communicators a user's program gets wrong.
+/* fft_calls: the FFT library's C API given what a user's program gets wrong.
+ *   - One rank's bad argument to forward or backward (a scaling out of range, a NULL input or
+ *     output array, no workspace or a misaligned one where the plan takes the caller's), on
+ *     every path: A2A_ERR_ARGUMENT naming that rank on every rank, nothing written on any rank,
+ *     never a hang (the other ranks once went on into the exchanges and waited there, and a
+ *     NULL array crashed); a correct call afterwards right. A rank whose box is empty may pass
+ *     NULL.
  *   - Plans of every path used after the communicator they were made on is freed, with a new
  *     communicator in its place: forward and backward fail with A2A_ERR_ARGUMENT naming the
  *     freed communicator, on every rank, and write nothing; the handle frees cleanly, and the
@@ -6,10 +12,11 @@
  *     communicators split from the caller's, which outlive it: they once kept running.
  *   - a2a_fft_create on an inter-communicator (default handler and MPI_ERRORS_RETURN), on
  *     MPI_COMM_NULL and after MPI_Finalize, and a2a_fft_create_f (the Fortran module's entry)
- *     on an inter-communicator's and a finalized MPI_COMM_WORLD's handles: A2A_ERR_ARGUMENT naming
- * the problem on every rank, the handle left NULL, never an abort or a hang. Each plan's round trip
- * on the live communicator is checked against its input. Prints "fft_comm: N passed, M failed" (the
- * last line, after MPI_Finalize, on rank 0). */
+ *     on an inter-communicator's and a finalized MPI_COMM_WORLD's handles: A2A_ERR_ARGUMENT
+ *     naming the problem on every rank, the handle left NULL, never an abort or a hang.
+ * Each plan's round trip is checked against its input. Prints "fft_calls: N passed, M failed"
+ * (the last line, after MPI_Finalize, on rank 0). */
+#define _POSIX_C_SOURCE 200112L /* posix_memalign */
 #include <a2a/a2a.h>
 #include <a2a/fft.h>
 #include <math.h>
@@ -130,6 +137,105 @@ static void after_free(int path) {
   free(in), free(out), free(back);
 }
 
+/* One rank (the last) gives forward or backward a bad argument; every rank must return the same
+ * code, with the message naming that rank, and none may write its output. The plan takes the
+ * caller's workspace, so that a missing or misaligned one is a mistake too. */
+static void one_rank_mistakes(int path) {
+  static const char* mistake_name[] = {"scaling 7", "a NULL input array", "a NULL output array",
+                                       "no workspace", "a workspace 8 bytes off FFTW's alignment"};
+  char what[200], words[32];
+  a2a_fft_options o;
+  options_for(path, procs, rank, &o);
+  o.external_workspace = 1;
+  a2a_fft fft = NULL;
+  snprintf(what, sizeof what, "%s, the caller's workspace: made", path_name[path]);
+  expect(a2a_fft_create(MPI_COMM_WORLD, &o, &fft) == 0, what);
+  if (fft == NULL) return;
+  const size_t n_in = reals(fft, 1), n_out = reals(fft, 0);
+  double* x = malloc((n_in + 1) * sizeof(double));
+  double* y = malloc((n_out + 1) * sizeof(double));
+  double* back = malloc((n_in + 1) * sizeof(double));
+  /* Aligned as fftw_malloc's arrays (64 bytes covers every SIMD width); 8 bytes on is not. */
+  void* workspace = NULL;
+  if (a2a_fft_workspace_bytes(fft) > 0 &&
+      posix_memalign(&workspace, 64, a2a_fft_workspace_bytes(fft) + 64) != 0)
+    workspace = NULL;
+  for (size_t i = 0; i < n_in; ++i)
+    x[i] = cos(0.29 * (double)i - rank);
+  const int bad = rank == procs - 1;
+  snprintf(words, sizeof words, "(rank %d)", procs - 1);
+  for (int direction = 0; direction < 2; ++direction) {
+    for (int mistake = 0; mistake < 5; ++mistake) {
+      if (mistake >= 3 && workspace == NULL) continue; /* this plan takes no workspace */
+      for (size_t i = 0; i <= n_out; ++i)
+        y[i] = 7.0;
+      for (size_t i = 0; i <= n_in; ++i)
+        back[i] = 7.0;
+      const int scaling = bad && mistake == 0 ? 7 : A2A_FFT_SCALE_NONE;
+      void* ws = bad && mistake == 3   ? NULL
+                 : bad && mistake == 4 ? (char*)workspace + 8
+                                       : workspace;
+      int code;
+      if (direction == 0) {
+        code = a2a_fft_forward(fft, bad && mistake == 1 ? NULL : x, bad && mistake == 2 ? NULL : y,
+                               scaling, ws);
+      } else {
+        code = a2a_fft_backward(fft, bad && mistake == 1 ? NULL : y,
+                                bad && mistake == 2 ? NULL : back, scaling, ws);
+      }
+      snprintf(what, sizeof what, "%s: %s on rank %d only, %s", path_name[path],
+               mistake_name[mistake], procs - 1, direction == 0 ? "forward" : "backward");
+      expect_everywhere(code, words, what);
+      int untouched = 1;
+      for (size_t i = 0; i <= n_out && direction == 0; ++i)
+        untouched = untouched && y[i] == 7.0;
+      for (size_t i = 0; i <= n_in && direction == 1; ++i)
+        untouched = untouched && back[i] == 7.0;
+      snprintf(what, sizeof what, "%s: %s on rank %d only, %s: nothing written", path_name[path],
+               mistake_name[mistake], procs - 1, direction == 0 ? "forward" : "backward");
+      expect(untouched, what);
+    }
+  }
+  /* A correct call after them. */
+  int ok = a2a_fft_forward(fft, x, y, A2A_FFT_SCALE_NONE, workspace) == 0 &&
+           a2a_fft_backward(fft, y, back, A2A_FFT_SCALE_FULL, workspace) == 0;
+  for (size_t i = 0; ok && i < n_in; ++i)
+    ok = fabs(back[i] - x[i]) < 1e-12;
+  snprintf(what, sizeof what, "%s: a correct round trip after the mistakes", path_name[path]);
+  expect(ok, what);
+  a2a_fft_free(&fft);
+  free(x), free(y), free(back), free(workspace);
+}
+
+/* A rank whose boxes are empty holds no elements: NULL arrays are no mistake there. */
+static void empty_box_null(void) {
+  a2a_fft_options o;
+  a2a_fft_options_default(&o);
+  o.n[0] = procs - 1, o.n[1] = 2 * procs, o.n[2] = 6; /* one rank's x-slab is empty */
+  a2a_fft_slab_box(o.n, procs, rank, &o.in);
+  o.out = o.in; /* empty on that rank both ways */
+  a2a_fft fft = NULL;
+  int ok = a2a_fft_create(MPI_COMM_WORLD, &o, &fft) == 0;
+  const int empty = ok && a2a_fft_input_elements(fft) == 0;
+  int empties = empty;
+  MPI_Allreduce(MPI_IN_PLACE, &empties, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  const size_t n = ok ? reals(fft, 1) : 0;
+  double* x = empty ? NULL : malloc(n * sizeof(double));
+  double* y = empty ? NULL : malloc(n * sizeof(double));
+  double* back = empty ? NULL : malloc(n * sizeof(double));
+  for (size_t i = 0; i < n; ++i)
+    x[i] = sin(0.41 * (double)i + rank);
+  /* Every rank calls (collective), whatever its own outcome so far. */
+  const int forward = a2a_fft_forward(fft, x, y, A2A_FFT_SCALE_NONE, NULL);
+  const int backward = a2a_fft_backward(fft, y, back, A2A_FFT_SCALE_FULL, NULL);
+  ok = ok && empties == 1 && forward == 0 && backward == 0;
+  for (size_t i = 0; ok && i < n; ++i)
+    ok = fabs(back[i] - x[i]) < 1e-12;
+  expect(ok, "NULL arrays on the rank whose boxes are empty");
+  a2a_fft_free(&fft);
+  free(x), free(y), free(back);
+}
+
 /* A create that must be refused on every rank with `words`, the handle cleared. */
 static void refused_create(MPI_Comm comm, const char* words, const char* what) {
   a2a_fft_options o;
@@ -143,8 +249,11 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &procs);
-  for (int path = 0; path < kPaths; ++path)
+  for (int path = 0; path < kPaths; ++path) {
+    one_rank_mistakes(path);
     after_free(path);
+  }
+  if (procs >= 2) empty_box_null();
 
   refused_create(MPI_COMM_NULL, "MPI_COMM_NULL", "a2a_fft_create on MPI_COMM_NULL");
   if (procs >= 2) { /* even and odd ranks, joined by an inter-communicator */
@@ -180,7 +289,7 @@ int main(int argc, char** argv) {
              strstr(a2a_last_error(), "finalized") != NULL,
          "a2a_fft_create_f (Fortran's handle) after MPI_Finalize");
   if (rank == 0) {
-    printf("fft_comm: %d passed, %d failed\n", totals[0] + checks - totals[1] - failures,
+    printf("fft_calls: %d passed, %d failed\n", totals[0] + checks - totals[1] - failures,
            totals[1] + failures);
   }
   return totals[1] + failures == 0 ? 0 : 1;
