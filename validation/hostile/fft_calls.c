@@ -25,22 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, procs, checks, failures;
-
-static void expect(int ok, const char* what) {
-  ++checks;
-  if (!ok) {
-    ++failures;
-    fprintf(stderr, "[rank %d] FAILED: %s (%s)\n", rank, what, a2a_last_error());
-  }
-}
-
-/* The code and a message with `words` on every rank. */
-static void expect_everywhere(int code, const char* words, const char* what) {
-  int all = code == A2A_ERR_ARGUMENT && strstr(a2a_last_error(), words) != NULL;
-  MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-  expect(all, what);
-}
+#include "expect.h"
 
 enum { kPaths = 6 };
 static const char* path_name[kPaths] = {"c2c, FFTW-MPI's slab layout (tuned slab)",
@@ -114,9 +99,11 @@ static void after_free(int path) {
   MPI_Comm other;
   MPI_Comm_split(MPI_COMM_WORLD, 0, procs - 1 - rank, &other);
   snprintf(what, sizeof what, "%s: forward after MPI_Comm_free", path_name[path]);
-  expect_everywhere(a2a_fft_forward(fft, in, out, A2A_FFT_SCALE_NONE, NULL), "freed", what);
+  expect_everywhere(a2a_fft_forward(fft, in, out, A2A_FFT_SCALE_NONE, NULL), A2A_ERR_ARGUMENT,
+                    "freed", what);
   snprintf(what, sizeof what, "%s: backward after MPI_Comm_free", path_name[path]);
-  expect_everywhere(a2a_fft_backward(fft, out, back, A2A_FFT_SCALE_FULL, NULL), "freed", what);
+  expect_everywhere(a2a_fft_backward(fft, out, back, A2A_FFT_SCALE_FULL, NULL), A2A_ERR_ARGUMENT,
+                    "freed", what);
   int untouched = 1;
   for (size_t i = 0; i <= n_out; ++i)
     untouched = untouched && out[i] == 7.0;
@@ -185,7 +172,7 @@ static void one_rank_mistakes(int path) {
       }
       snprintf(what, sizeof what, "%s: %s on rank %d only, %s", path_name[path],
                mistake_name[mistake], procs - 1, direction == 0 ? "forward" : "backward");
-      expect_everywhere(code, words, what);
+      expect_everywhere(code, A2A_ERR_ARGUMENT, words, what);
       int untouched = 1;
       for (size_t i = 0; i <= n_out && direction == 0; ++i)
         untouched = untouched && y[i] == 7.0;
@@ -241,8 +228,7 @@ static void refused_create(MPI_Comm comm, const char* words, const char* what) {
   a2a_fft_options o;
   options_for(0, procs, rank, &o);
   a2a_fft fft = (a2a_fft)&o; /* not NULL: the create must clear it */
-  const int code = a2a_fft_create(comm, &o, &fft);
-  expect(code == A2A_ERR_ARGUMENT && strstr(a2a_last_error(), words) != NULL && fft == NULL, what);
+  expect_refused(a2a_fft_create(comm, &o, &fft), &fft, words, what);
 }
 
 int main(int argc, char** argv) {

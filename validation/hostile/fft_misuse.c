@@ -10,20 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static int passed = 0, failed = 0;
-
-static void expect(int ok, const char* what, int rank) {
-  if (ok) {
-    ++passed;
-  } else {
-    ++failed;
-    fprintf(stderr, "[rank %d] FAILED: %s (%s)\n", rank, what, a2a_last_error());
-  }
-}
+#include "expect.h"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int procs, rank;
   MPI_Comm_size(MPI_COMM_WORLD, &procs);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const int odd = procs - 1; /* the rank that misbehaves */
@@ -49,9 +39,9 @@ int main(int argc, char** argv) {
     const int should_fail = procs > 1 || mistake < 2;
     char what[64];
     snprintf(what, sizeof what, "mistake %d: the same code everywhere", mistake);
-    expect(low == high && (code != 0) == should_fail, what, rank);
+    expect(low == high && (code != 0) == should_fail, what);
     snprintf(what, sizeof what, "mistake %d: handle NULL", mistake);
-    expect(code == 0 || fft == NULL, what, rank);
+    expect(code == 0 || fft == NULL, what);
     if (code == 0) a2a_fft_free(&fft);
   }
   /* On every rank, a grid whose point count passes 2^63 (2^31 cubed wraps to 0, where the
@@ -68,16 +58,15 @@ int main(int argc, char** argv) {
   MPI_Allreduce(MPI_IN_PLACE, &high, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   expect(code != 0 && low == high && huge == NULL &&
              strstr(a2a_last_error(), "more than 2^63 - 1 bytes") != NULL,
-         "a grid of 2^93 points", rank);
+         "a grid of 2^93 points");
   a2a_fft_options_default(&o);
   o.n[0] = 6, o.n[1] = 5, o.n[2] = 4;
   a2a_fft_slab_box(o.n, procs, rank, &o.in);
   o.out = o.in;
   a2a_fft fft = NULL;
-  expect(a2a_fft_create(MPI_COMM_WORLD, &o, &fft) == 0 && fft != NULL, "a correct create after",
-         rank);
+  expect(a2a_fft_create(MPI_COMM_WORLD, &o, &fft) == 0 && fft != NULL, "a correct create after");
   a2a_fft_free(&fft);
-  int totals[2] = {passed, failed};
+  int totals[2] = {checks - failures, failures};
   MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) printf("fft_misuse: %d passed, %d failed\n", totals[0], totals[1]);
   MPI_Finalize();

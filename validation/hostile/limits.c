@@ -15,22 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, procs, checks, failures;
-
-static void expect(int ok, const char* what) {
-  ++checks;
-  if (!ok) {
-    ++failures;
-    fprintf(stderr, "[rank %d] FAILED: %s (last error: %s)\n", rank, what, a2a_last_error());
-  }
-}
-
-/* The same code on every rank, and a message containing `words`. */
-static void expect_everywhere(int code, int want, const char* words, const char* what) {
-  int ok = code == want && strstr(a2a_last_error(), words) != NULL;
-  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-  expect(ok, what);
-}
+#include "expect.h"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
