@@ -65,24 +65,22 @@ module a2a_fft
       type(c_ptr), intent(out) :: fft
       integer(c_int) :: code
     end function
-    function c_forward(fft, in, out, scaling, workspace) bind(c, name="a2a_fft_forward") &
-        result(code)
+    ! fft_descriptors.c: the arrays with their sizes (Fortran's C descriptors).
+    function c_forward(fft, in, out, scaling) bind(c, name="a2a_fft_forward_cfi") result(code)
       import :: c_ptr, c_int
       type(c_ptr), value :: fft
-      type(*), intent(in) :: in(*)
-      type(*) :: out(*)
+      type(*), dimension(..), contiguous, intent(in) :: in
+      type(*), dimension(..), contiguous :: out
       integer(c_int), value :: scaling
-      type(c_ptr), value :: workspace
       integer(c_int) :: code
     end function
-    function c_backward(fft, in, out, scaling, workspace) bind(c, name="a2a_fft_backward") &
-        result(code)
+    ! fft_descriptors.c: the arrays with their sizes (Fortran's C descriptors).
+    function c_backward(fft, in, out, scaling) bind(c, name="a2a_fft_backward_cfi") result(code)
       import :: c_ptr, c_int
       type(c_ptr), value :: fft
-      type(*), intent(in) :: in(*)
-      type(*) :: out(*)
+      type(*), dimension(..), contiguous, intent(in) :: in
+      type(*), dimension(..), contiguous :: out
       integer(c_int), value :: scaling
-      type(c_ptr), value :: workspace
       integer(c_int) :: code
     end function
     function c_free(fft) bind(c, name="a2a_fft_free") result(code)
@@ -156,21 +154,21 @@ contains
   ! Collective: in holds the input box, out receives the output box (the same array: in place).
   subroutine a2a_fft_forward(fft, in, out, scaling, ierr)
     type(a2a_fft_plan), intent(in) :: fft
-    type(*), intent(in) :: in(*)
-    type(*) :: out(*)
+    type(*), dimension(..), contiguous, intent(in) :: in
+    type(*), dimension(..), contiguous :: out
     integer, intent(in) :: scaling
     integer, intent(out) :: ierr
-    ierr = c_forward(fft%handle, in, out, int(scaling, c_int), c_null_ptr)
+    ierr = c_forward(fft%handle, in, out, int(scaling, c_int))
   end subroutine
 
   ! Collective: the inverse kinds, from the output box back to the input box.
   subroutine a2a_fft_backward(fft, in, out, scaling, ierr)
     type(a2a_fft_plan), intent(in) :: fft
-    type(*), intent(in) :: in(*)
-    type(*) :: out(*)
+    type(*), dimension(..), contiguous, intent(in) :: in
+    type(*), dimension(..), contiguous :: out
     integer, intent(in) :: scaling
     integer, intent(out) :: ierr
-    ierr = c_backward(fft%handle, in, out, int(scaling, c_int), c_null_ptr)
+    ierr = c_backward(fft%handle, in, out, int(scaling, c_int))
   end subroutine
 
   subroutine a2a_fft_free(fft, ierr)

@@ -128,8 +128,12 @@ static void after_free(int path) {
  * code, with the message naming that rank, and none may write its output. The plan takes the
  * caller's workspace, so that a missing or misaligned one is a mistake too. */
 static void one_rank_mistakes(int path) {
-  static const char* mistake_name[] = {"scaling 7", "a NULL input array", "a NULL output array",
-                                       "no workspace", "a workspace 8 bytes off FFTW's alignment"};
+  static const char* mistake_name[] = {"scaling 7",
+                                       "a NULL input array",
+                                       "a NULL output array",
+                                       "no workspace",
+                                       "a workspace 8 bytes off FFTW's alignment",
+                                       "an output array 16 bytes short (the _sized calls)"};
   char what[200], words[32];
   a2a_fft_options o;
   options_for(path, procs, rank, &o);
@@ -152,8 +156,8 @@ static void one_rank_mistakes(int path) {
   const int bad = rank == procs - 1;
   snprintf(words, sizeof words, "(rank %d)", procs - 1);
   for (int direction = 0; direction < 2; ++direction) {
-    for (int mistake = 0; mistake < 5; ++mistake) {
-      if (mistake >= 3 && workspace == NULL) continue; /* this plan takes no workspace */
+    for (int mistake = 0; mistake < 6; ++mistake) {
+      if ((mistake == 3 || mistake == 4) && workspace == NULL) continue; /* it takes none */
       for (size_t i = 0; i <= n_out; ++i)
         y[i] = 7.0;
       for (size_t i = 0; i <= n_in; ++i)
@@ -163,7 +167,14 @@ static void one_rank_mistakes(int path) {
                  : bad && mistake == 4 ? (char*)workspace + 8
                                        : workspace;
       int code;
-      if (direction == 0) {
+      if (mistake == 5) { /* every rank gives its sizes; the last rank's output 16 bytes short */
+        const size_t in_bytes = (direction == 0 ? n_in : n_out) * sizeof(double);
+        const size_t out_bytes = (direction == 0 ? n_out : n_in) * sizeof(double) - (bad ? 16 : 0);
+        code =
+            direction == 0
+                ? a2a_fft_forward_sized(fft, x, in_bytes, y, out_bytes, A2A_FFT_SCALE_NONE, ws)
+                : a2a_fft_backward_sized(fft, y, in_bytes, back, out_bytes, A2A_FFT_SCALE_NONE, ws);
+      } else if (direction == 0) {
         code = a2a_fft_forward(fft, bad && mistake == 1 ? NULL : x, bad && mistake == 2 ? NULL : y,
                                scaling, ws);
       } else {
@@ -183,9 +194,12 @@ static void one_rank_mistakes(int path) {
       expect(untouched, what);
     }
   }
-  /* A correct call after them. */
-  int ok = a2a_fft_forward(fft, x, y, A2A_FFT_SCALE_NONE, workspace) == 0 &&
-           a2a_fft_backward(fft, y, back, A2A_FFT_SCALE_FULL, workspace) == 0;
+  /* Correct calls after them, the forward with its arrays' exact sizes (each rank calls both:
+   * they are collective). */
+  const int forward = a2a_fft_forward_sized(fft, x, n_in * sizeof(double), y,
+                                            n_out * sizeof(double), A2A_FFT_SCALE_NONE, workspace);
+  const int backward = a2a_fft_backward(fft, y, back, A2A_FFT_SCALE_FULL, workspace);
+  int ok = forward == 0 && backward == 0;
   for (size_t i = 0; ok && i < n_in; ++i)
     ok = fabs(back[i] - x[i]) < 1e-12;
   snprintf(what, sizeof what, "%s: a correct round trip after the mistakes", path_name[path]);

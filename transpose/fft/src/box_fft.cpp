@@ -235,6 +235,40 @@ struct BoxFft<Real>::Impl {
     return static_cast<std::size_t>(o.out.count()) * static_cast<std::size_t>(o.batch);
   }
 
+  // An array the caller says is smaller than its side of the plan ("" where none is, or where
+  // the sizes are not known). An in-place call's one array holds the larger side.
+  std::string too_small(bool forward, const void* in, const void* out, std::size_t in_bytes,
+                        std::size_t out_bytes) const {
+    auto value_bytes = [](bool complex) { return complex ? sizeof(Complex) : sizeof(Real); };
+    const std::size_t input_side = input_elements() * value_bytes(complex_in);
+    const std::size_t output_side = output_elements() * value_bytes(complex_out);
+    const bool in_place = in == out;
+    const std::size_t larger = std::max(input_side, output_side);
+    struct Array {
+      const char* name;
+      std::size_t bytes, needs;
+      const char* side;
+    };
+    const Array arrays[2] = {{"input", in_bytes,
+                              in_place  ? larger
+                              : forward ? input_side
+                                        : output_side,
+                              forward ? "input" : "output"},
+                             {"output", out_bytes,
+                              in_place  ? larger
+                              : forward ? output_side
+                                        : input_side,
+                              forward ? "output" : "input"}};
+    for (const Array& a : arrays) {
+      if (a.bytes != BoxFft<Real>::unknown_bytes && a.bytes < a.needs) {
+        return std::string("the ") + a.name + " array holds " + std::to_string(a.bytes) +
+               " bytes, where this rank's " + a.side + " side needs " + std::to_string(a.needs) +
+               (in_place ? " (in place: the larger side's)" : "");
+      }
+    }
+    return {};
+  }
+
   // What a call checks before any work: this rank's arguments (arrays of the plan's types, none
   // NULL where this rank's side holds elements, a scaling, the caller's workspace where the plan
   // takes one, aligned as FFTW's arrays), agreed on by every rank (one small allreduce), so that
@@ -242,7 +276,8 @@ struct BoxFft<Real>::Impl {
   // the others went on to; and the caller's communicator not freed.
   // input_complex, output_complex: the types the call gives the plan's input and output sides.
   void begin_call(bool forward, bool input_complex, bool output_complex, const void* in,
-                  const void* out, Scaling scaling, const void* workspace) const {
+                  const void* out, Scaling scaling, const void* workspace, std::size_t in_bytes,
+                  std::size_t out_bytes) const {
     if (called_by_batch) return;
     const char* what = forward ? "a2a::fft::BoxFft::forward" : "a2a::fft::BoxFft::backward";
     // The plan's input side is what forward reads and backward writes.
@@ -265,6 +300,9 @@ struct BoxFft<Real>::Impl {
       problem = std::string(forward == input_null ? "the input array" : "the output array") +
                 " is NULL, where this rank's " + (input_null ? "input" : "output") + " box holds " +
                 std::to_string(input_null ? input_elements() : output_elements()) + " elements";
+    } else if (const std::string short_array = too_small(forward, in, out, in_bytes, out_bytes);
+               !short_array.empty()) {
+      problem = short_array;
     } else if (o.external_workspace && buffer_bytes > 0 && workspace == nullptr) {
       problem = "the plan takes the caller's workspace (workspace_bytes()): none given";
     } else if (o.external_workspace && buffer_bytes > 0 &&
@@ -1037,42 +1075,48 @@ std::string BoxFft<Real>::describe() const {
 }
 
 template <typename Real>
-void BoxFft<Real>::forward(const Complex* in, Complex* out, Scaling s, void* workspace) {
-  impl_->begin_call(true, true, true, in, out, s, workspace);
+void BoxFft<Real>::forward(const Complex* in, Complex* out, Scaling s, void* workspace,
+                           std::size_t in_bytes, std::size_t out_bytes) {
+  impl_->begin_call(true, true, true, in, out, s, workspace, in_bytes, out_bytes);
   if (impl_->per_field) return impl_->template run_per_field<true>(in, out, s, workspace);
   if (impl_->tuned) return impl_->template run_tuned<true>(in, out, s);
   impl_->run(impl_->forward_ops, in, out, s, workspace);
 }
 template <typename Real>
-void BoxFft<Real>::forward(const Real* in, Complex* out, Scaling s, void* workspace) {
-  impl_->begin_call(true, false, true, in, out, s, workspace);
+void BoxFft<Real>::forward(const Real* in, Complex* out, Scaling s, void* workspace,
+                           std::size_t in_bytes, std::size_t out_bytes) {
+  impl_->begin_call(true, false, true, in, out, s, workspace, in_bytes, out_bytes);
   if (impl_->per_field) return impl_->template run_per_field<true>(in, out, s, workspace);
   if (impl_->tuned) return impl_->template run_tuned<true>(in, out, s);
   impl_->run(impl_->forward_ops, in, out, s, workspace);
 }
 template <typename Real>
-void BoxFft<Real>::forward(const Real* in, Real* out, Scaling s, void* workspace) {
-  impl_->begin_call(true, false, false, in, out, s, workspace);
+void BoxFft<Real>::forward(const Real* in, Real* out, Scaling s, void* workspace,
+                           std::size_t in_bytes, std::size_t out_bytes) {
+  impl_->begin_call(true, false, false, in, out, s, workspace, in_bytes, out_bytes);
   if (impl_->per_field) return impl_->template run_per_field<true>(in, out, s, workspace);
   impl_->run(impl_->forward_ops, in, out, s, workspace);
 }
 template <typename Real>
-void BoxFft<Real>::backward(const Complex* in, Complex* out, Scaling s, void* workspace) {
-  impl_->begin_call(false, true, true, in, out, s, workspace);
+void BoxFft<Real>::backward(const Complex* in, Complex* out, Scaling s, void* workspace,
+                            std::size_t in_bytes, std::size_t out_bytes) {
+  impl_->begin_call(false, true, true, in, out, s, workspace, in_bytes, out_bytes);
   if (impl_->per_field) return impl_->template run_per_field<false>(in, out, s, workspace);
   if (impl_->tuned) return impl_->template run_tuned<false>(in, out, s);
   impl_->run(impl_->backward_ops, in, out, s, workspace);
 }
 template <typename Real>
-void BoxFft<Real>::backward(const Complex* in, Real* out, Scaling s, void* workspace) {
-  impl_->begin_call(false, false, true, in, out, s, workspace);
+void BoxFft<Real>::backward(const Complex* in, Real* out, Scaling s, void* workspace,
+                            std::size_t in_bytes, std::size_t out_bytes) {
+  impl_->begin_call(false, false, true, in, out, s, workspace, in_bytes, out_bytes);
   if (impl_->per_field) return impl_->template run_per_field<false>(in, out, s, workspace);
   if (impl_->tuned) return impl_->template run_tuned<false>(in, out, s);
   impl_->run(impl_->backward_ops, in, out, s, workspace);
 }
 template <typename Real>
-void BoxFft<Real>::backward(const Real* in, Real* out, Scaling s, void* workspace) {
-  impl_->begin_call(false, false, false, in, out, s, workspace);
+void BoxFft<Real>::backward(const Real* in, Real* out, Scaling s, void* workspace,
+                            std::size_t in_bytes, std::size_t out_bytes) {
+  impl_->begin_call(false, false, false, in, out, s, workspace, in_bytes, out_bytes);
   if (impl_->per_field) return impl_->template run_per_field<false>(in, out, s, workspace);
   impl_->run(impl_->backward_ops, in, out, s, workspace);
 }

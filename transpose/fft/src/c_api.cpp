@@ -3,6 +3,7 @@
 
 #include <fftw3.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -57,36 +58,38 @@ a2a::fft::Scaling scaling_of(int s) {
 
 // Runs forward or backward on the plan of its precision, with the pointer types its sides have.
 template <typename Plan>
-void run(Plan& p, bool forward, const void* in, void* out, a2a::fft::Scaling s, void* ws) {
+void run(Plan& p, bool forward, const void* in, std::size_t in_bytes, void* out,
+         std::size_t out_bytes, a2a::fft::Scaling s, void* ws) {
   using R = typename Plan::Complex::value_type;
   using C = typename Plan::Complex;
   const bool from_complex = forward ? p.complex_input() : p.complex_output();
   const bool to_complex = forward ? p.complex_output() : p.complex_input();
   if (forward) {
     if (from_complex) {
-      p.forward(static_cast<const C*>(in), static_cast<C*>(out), s, ws);
+      p.forward(static_cast<const C*>(in), static_cast<C*>(out), s, ws, in_bytes, out_bytes);
     } else if (to_complex) {
-      p.forward(static_cast<const R*>(in), static_cast<C*>(out), s, ws);
+      p.forward(static_cast<const R*>(in), static_cast<C*>(out), s, ws, in_bytes, out_bytes);
     } else {
-      p.forward(static_cast<const R*>(in), static_cast<R*>(out), s, ws);
+      p.forward(static_cast<const R*>(in), static_cast<R*>(out), s, ws, in_bytes, out_bytes);
     }
   } else if (!from_complex) {
-    p.backward(static_cast<const R*>(in), static_cast<R*>(out), s, ws);
+    p.backward(static_cast<const R*>(in), static_cast<R*>(out), s, ws, in_bytes, out_bytes);
   } else if (to_complex) {
-    p.backward(static_cast<const C*>(in), static_cast<C*>(out), s, ws);
+    p.backward(static_cast<const C*>(in), static_cast<C*>(out), s, ws, in_bytes, out_bytes);
   } else {
-    p.backward(static_cast<const C*>(in), static_cast<R*>(out), s, ws);
+    p.backward(static_cast<const C*>(in), static_cast<R*>(out), s, ws, in_bytes, out_bytes);
   }
 }
 
-int execute(a2a_fft fft, bool forward, const void* in, void* out, int scaling, void* ws) {
+int execute(a2a_fft fft, bool forward, const void* in, std::size_t in_bytes, void* out,
+            std::size_t out_bytes, int scaling, void* ws) {
   return a2a::c_api::guarded([&] {
     if (fft == nullptr) throw a2a::Error("a2a_fft: the plan is NULL");
     const a2a::fft::Scaling s = scaling_of(scaling);
     if (fft->d) {
-      run(*fft->d, forward, in, out, s, ws);
+      run(*fft->d, forward, in, in_bytes, out, out_bytes, s, ws);
     } else {
-      run(*fft->f, forward, in, out, s, ws);
+      run(*fft->f, forward, in, in_bytes, out, out_bytes, s, ws);
     }
   });
 }
@@ -139,11 +142,21 @@ int a2a_fft_create_f(MPI_Fint comm, const a2a_fft_options* o, a2a_fft* fft) {
 }
 
 int a2a_fft_forward(a2a_fft fft, const void* in, void* out, int scaling, void* workspace) {
-  return execute(fft, true, in, out, scaling, workspace);
+  return execute(fft, true, in, SIZE_MAX, out, SIZE_MAX, scaling, workspace);
 }
 
 int a2a_fft_backward(a2a_fft fft, const void* in, void* out, int scaling, void* workspace) {
-  return execute(fft, false, in, out, scaling, workspace);
+  return execute(fft, false, in, SIZE_MAX, out, SIZE_MAX, scaling, workspace);
+}
+
+int a2a_fft_forward_sized(a2a_fft fft, const void* in, size_t in_bytes, void* out, size_t out_bytes,
+                          int scaling, void* workspace) {
+  return execute(fft, true, in, in_bytes, out, out_bytes, scaling, workspace);
+}
+
+int a2a_fft_backward_sized(a2a_fft fft, const void* in, size_t in_bytes, void* out,
+                           size_t out_bytes, int scaling, void* workspace) {
+  return execute(fft, false, in, in_bytes, out, out_bytes, scaling, workspace);
 }
 
 int64_t a2a_fft_input_elements(a2a_fft fft) {

@@ -77,6 +77,13 @@ int a2a_fft_create_f(MPI_Fint comm, const a2a_fft_options* o, a2a_fft* fft);
  * fftw_malloc's where created with external_workspace, else NULL. */
 int a2a_fft_forward(a2a_fft fft, const void* in, void* out, int scaling, void* workspace);
 int a2a_fft_backward(a2a_fft fft, const void* in, void* out, int scaling, void* workspace);
+/* The same with each array's size in bytes (SIZE_MAX: not known): an array smaller than this
+ * rank's side of the plan (in place: the larger side) is an error on every rank, as a NULL one
+ * is. The Fortran module passes its arrays' sizes this way. */
+int a2a_fft_forward_sized(a2a_fft fft, const void* in, size_t in_bytes, void* out,
+                          size_t out_bytes, int scaling, void* workspace);
+int a2a_fft_backward_sized(a2a_fft fft, const void* in, size_t in_bytes, void* out,
+                           size_t out_bytes, int scaling, void* workspace);
 /* Values (real or complex, times the batch) of this rank's input and output arrays. */
 int64_t a2a_fft_input_elements(a2a_fft fft);
 int64_t a2a_fft_output_elements(a2a_fft fft);

@@ -120,19 +120,30 @@ class BoxFft {
   // kinds (DCT-II <-> DCT-III, the others their own). `workspace`: workspace_bytes() of the
   // caller's, aligned as FFTW's arrays (a2a::fft::AlignedVector), with external_workspace,
   // else nullptr. The input of an out-of-place call is left untouched. The pointer types must
-  // match the data (complex_input() / complex_output()), else a2a::Error.
+  // match the data (complex_input() / complex_output()), else a2a::Error. in_bytes and
+  // out_bytes: the arrays' sizes where the caller knows them (the C and Fortran bindings pass
+  // them): an array smaller than its side of the plan is then an error too. Every call agrees
+  // on its arguments with the other ranks first (one small allreduce): one rank's bad argument
+  // is the same a2a::Error on every rank, before any rank writes anything.
+  static constexpr std::size_t unknown_bytes = static_cast<std::size_t>(-1);
   void forward(const Complex* in, Complex* out, Scaling scaling = Scaling::none,
-               void* workspace = nullptr);
+               void* workspace = nullptr, std::size_t in_bytes = unknown_bytes,
+               std::size_t out_bytes = unknown_bytes);
   void forward(const Real* in, Complex* out, Scaling scaling = Scaling::none,
-               void* workspace = nullptr);
+               void* workspace = nullptr, std::size_t in_bytes = unknown_bytes,
+               std::size_t out_bytes = unknown_bytes);
   void forward(const Real* in, Real* out, Scaling scaling = Scaling::none,
-               void* workspace = nullptr);
+               void* workspace = nullptr, std::size_t in_bytes = unknown_bytes,
+               std::size_t out_bytes = unknown_bytes);
   void backward(const Complex* in, Complex* out, Scaling scaling = Scaling::full,
-                void* workspace = nullptr);
+                void* workspace = nullptr, std::size_t in_bytes = unknown_bytes,
+                std::size_t out_bytes = unknown_bytes);
   void backward(const Complex* in, Real* out, Scaling scaling = Scaling::full,
-                void* workspace = nullptr);
+                void* workspace = nullptr, std::size_t in_bytes = unknown_bytes,
+                std::size_t out_bytes = unknown_bytes);
   void backward(const Real* in, Real* out, Scaling scaling = Scaling::full,
-                void* workspace = nullptr);
+                void* workspace = nullptr, std::size_t in_bytes = unknown_bytes,
+                std::size_t out_bytes = unknown_bytes);
 
  private:
   struct Impl;
