@@ -18,7 +18,7 @@ program fft_fortran_arrays
   type(a2a_fft_plan) :: fft
   complex(c_double_complex), allocatable :: u(:, :, :), wide(:, :, :), spectrum(:), short(:), &
                                              spread(:), back(:, :, :)
-  integer :: ierr, rank, procs, checks, fails, totals(2), code, bad, x, y, z
+  integer :: ierr, rank, procs, checks, fails, code, bad, x, y, z
   integer(c_int64_t) :: m
   character(len=16) :: words
 
@@ -78,23 +78,11 @@ program fft_fortran_arrays
              all(spread(2:2 * m:2) == (7, 7)), "strided sections in and out")
 
   call a2a_fft_free(fft, ierr)
-  call MPI_Allreduce([checks, fails], totals, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-  if (rank == 0) print '(a, i0, a, i0, a)', "fft_fortran_arrays: ", totals(1) - totals(2), &
-                        " passed, ", totals(2), " failed"
-  call MPI_Finalize(ierr)
-  if (totals(2) /= 0) stop 1
+  call finish("fft_fortran_arrays")
 
 contains
 
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    checks = checks + 1
-    if (.not. ok) then
-      fails = fails + 1
-      print '(a, i0, 4a)', "[rank ", rank, "] FAILED: ", what, ": ", a2a_last_error()
-    end if
-  end subroutine
+  include 'checks.inc'
 
   ! A2A_ERR_ARGUMENT on every rank, the message naming the rank that erred.
   subroutine agreed(code, what)

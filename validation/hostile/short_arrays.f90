@@ -9,7 +9,7 @@ program short_arrays
   use mpi
   use a2a
   implicit none
-  integer :: ierr, rank, procs, checks, fails, totals(2), code, everywhere(1), p
+  integer :: ierr, rank, procs, checks, fails, code, everywhere(1), p
   logical :: right
   integer(c_size_t), allocatable :: short(:), full(:), displs(:)
   integer(c_int8_t), allocatable :: send(:), recv(:)
@@ -49,21 +49,9 @@ program short_arrays
   call check(right, "then full arrays: the right data")
   call a2a_exchange_free(ex, code)
 
-  call MPI_Allreduce([checks, fails], totals, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-  if (rank == 0) print '(a, i0, a, i0, a)', "short_arrays: ", totals(1) - totals(2), " passed, ", &
-                        totals(2), " failed"
-  call MPI_Finalize(ierr)
-  if (totals(2) /= 0) stop 1
+  call finish("short_arrays")
 
 contains
 
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    checks = checks + 1
-    if (.not. ok) then
-      fails = fails + 1
-      print '(a, i0, a, a, a, a)', "[rank ", rank, "] FAILED: ", what, " -- ", a2a_last_error()
-    end if
-  end subroutine
+  include 'checks.inc'
 end program
