@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "expect.h"
+#include "fft_plans.h"
 
 enum { kPaths = 6 };
 static const char* path_name[kPaths] = {"c2c, FFTW-MPI's slab layout (tuned slab)",
@@ -36,11 +37,11 @@ static const char* path_name[kPaths] = {"c2c, FFTW-MPI's slab layout (tuned slab
                                         "c2c, 3 interleaved fields, slabs to pencils"};
 
 static void options_for(int path, int world_procs, int world_rank, a2a_fft_options* o) {
-  a2a_fft_options_default(o);
-  o->n[0] = 12, o->n[1] = 10, o->n[2] = 9;
-  if (path == 4) o->n[0] = o->n[1] = o->n[2] = 32;
-  a2a_fft_slab_box(o->n, world_procs, world_rank, &o->in);
-  a2a_fft_pencil_box(o->n, 0, world_procs, world_rank, &o->out);
+  if (path == 4) {
+    slabs_to_pencils(o, 32, 32, 32, world_procs, world_rank);
+  } else {
+    slabs_to_pencils(o, 12, 10, 9, world_procs, world_rank);
+  }
   if (path <= 1) {
     o->r2c = path == 1;
     const int64_t spectrum[3] = {o->n[0], o->n[1], o->r2c ? o->n[2] / 2 + 1 : o->n[2]};
@@ -51,12 +52,6 @@ static void options_for(int path, int world_procs, int world_rank, a2a_fft_optio
   if (path == 3) o->kinds[0] = A2A_FFT_DCT2, o->kinds[1] = A2A_FFT_DST3, o->kinds[2] = A2A_FFT_DCT1;
   if (path == 4) o->batch = 2, o->batch_contiguous = 1, o->out = o->in;
   if (path == 5) o->batch = 3;
-}
-
-static size_t reals(a2a_fft fft, int input) {
-  const int64_t n = input ? a2a_fft_input_elements(fft) : a2a_fft_output_elements(fft);
-  const int complex = input ? a2a_fft_complex_input(fft) : a2a_fft_complex_output(fft);
-  return (size_t)n * (complex ? 2 : 1);
 }
 
 /* Forward then backward scaled: the input back. */

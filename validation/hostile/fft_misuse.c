@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "expect.h"
+#include "fft_plans.h"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -19,10 +20,7 @@ int main(int argc, char** argv) {
   const int odd = procs - 1; /* the rank that misbehaves */
   for (int mistake = 0; mistake < 4; ++mistake) {
     a2a_fft_options o;
-    a2a_fft_options_default(&o);
-    o.n[0] = 6, o.n[1] = 5, o.n[2] = 4;
-    a2a_fft_slab_box(o.n, procs, rank, &o.in);
-    a2a_fft_pencil_box(o.n, 0, procs, rank, &o.out);
+    slabs_to_pencils(&o, 6, 5, 4, procs, rank);
     const a2a_fft_options* given = &o;
     if (rank == odd) {
       if (mistake == 0) given = NULL;
@@ -47,10 +45,7 @@ int main(int argc, char** argv) {
   /* On every rank, a grid whose point count passes 2^63 (2^31 cubed wraps to 0, where the
    * boxes' check once reported "holes"): a clear error, the same code everywhere. */
   a2a_fft_options o;
-  a2a_fft_options_default(&o);
-  o.n[0] = o.n[1] = o.n[2] = INT64_C(1) << 31;
-  a2a_fft_slab_box(o.n, procs, rank, &o.in);
-  a2a_fft_pencil_box(o.n, 0, procs, rank, &o.out);
+  slabs_to_pencils(&o, INT64_C(1) << 31, INT64_C(1) << 31, INT64_C(1) << 31, procs, rank);
   a2a_fft huge = NULL;
   const int code = a2a_fft_create(MPI_COMM_WORLD, &o, &huge);
   int low = code, high = code;

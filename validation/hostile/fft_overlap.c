@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fft_plans.h"
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int procs, rank;
@@ -23,10 +25,7 @@ int main(int argc, char** argv) {
   int passed = 0, failed = 0;
   for (int plan = 0; plan < 10; ++plan) {
     a2a_fft_options o;
-    a2a_fft_options_default(&o);
-    o.n[0] = 9, o.n[1] = 10, o.n[2] = 7;
-    a2a_fft_slab_box(o.n, procs, rank, &o.in);
-    a2a_fft_pencil_box(o.n, 0, procs, rank, &o.out);
+    slabs_to_pencils(&o, 9, 10, 7, procs, rank);
     const char* name = "dft, slabs to pencils";
     if (plan == 1) { /* FFTW-MPI's TRANSPOSED_OUT: [y][x][z] over y-slabs */
       name = "dft, FFTW-MPI's slab layout";
@@ -76,11 +75,7 @@ int main(int argc, char** argv) {
       ++failed;
       break;
     }
-    /* In reals: a complex value is two. */
-    const size_t n_in =
-        (size_t)a2a_fft_input_elements(apart) * (a2a_fft_complex_input(apart) ? 2 : 1);
-    const size_t n_out =
-        (size_t)a2a_fft_output_elements(apart) * (a2a_fft_complex_output(apart) ? 2 : 1);
+    const size_t n_in = reals(apart, 1), n_out = reals(apart, 0);
     double* in = malloc(sizeof(double) * (n_in + 1));
     double* expected = malloc(sizeof(double) * (n_out + 1));
     double* both = malloc(sizeof(double) * (n_in + n_out + 20));

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fft_plans.h"
+
 enum { THREADS = 4 };
 static int rank, procs, iterations;
 
@@ -42,13 +44,9 @@ static void* run(void* arg) {
   const double pi = acos(-1.0);
   for (int i = 0; i < iterations; ++i) {
     a2a_fft_options o;
-    a2a_fft_options_default(&o);
-    o.n[0] = 8 + (i + w->id) % 5; /* shapes that change from plan to plan and thread to thread */
-    o.n[1] = 6 + i % 3;
-    o.n[2] = 4 + 2 * (w->id % 3);
+    /* Shapes that change from plan to plan and thread to thread. */
+    slabs_to_pencils(&o, 8 + (i + w->id) % 5, 6 + i % 3, 4 + 2 * (w->id % 3), procs, rank);
     o.fftw_flags = 0; /* FFTW_MEASURE */
-    a2a_fft_slab_box(o.n, procs, rank, &o.in);
-    a2a_fft_pencil_box(o.n, 0, procs, rank, &o.out);
     a2a_fft fft = NULL;
     const int created = a2a_fft_create(w->comm, &o, &fft);
     check(w, created == 0, i, "create", 0);

@@ -218,10 +218,6 @@ struct BoxFft<Real>::Impl {
   std::string description;
   // The tuned path, where the boxes are Fft3d's (tuned_path): every call runs it instead.
   std::unique_ptr<Fft3d<Real>> tuned;
-  // The one-field plan of a batch whose fields go in turn: its calls come from the batch's plan,
-  // which has checked them.
-  bool called_by_batch = false;
-
   // Elements (Real or Complex, times the batch) of this rank's input and output arrays.
   std::size_t input_elements() const {
     const auto batch = static_cast<std::size_t>(o.batch);
@@ -235,35 +231,42 @@ struct BoxFft<Real>::Impl {
     return static_cast<std::size_t>(o.out.count()) * static_cast<std::size_t>(o.batch);
   }
 
-  // An array the caller says is smaller than its side of the plan ("" where none is, or where
-  // the sizes are not known). An in-place call's one array holds the larger side.
-  std::string too_small(bool forward, const void* in, const void* out, std::size_t in_bytes,
-                        std::size_t out_bytes) const {
-    auto value_bytes = [](bool complex) { return complex ? sizeof(Complex) : sizeof(Real); };
-    const std::size_t input_side = input_elements() * value_bytes(complex_in);
-    const std::size_t output_side = output_elements() * value_bytes(complex_out);
+  // The call's arrays that cannot hold their side of the plan: NULL where the side has elements,
+  // or smaller than it where the caller gave sizes (unknown_bytes: not known). forward reads the
+  // input side from `in`, backward the output side; an in-place call's one array holds the
+  // larger side. "" where both can.
+  std::string arrays_problem(bool forward, const void* in, const void* out, std::size_t in_bytes,
+                             std::size_t out_bytes) const {
+    const std::size_t input_side = input_elements() * (complex_in ? sizeof(Complex) : sizeof(Real));
+    const std::size_t output_side =
+        output_elements() * (complex_out ? sizeof(Complex) : sizeof(Real));
     const bool in_place = in == out;
     const std::size_t larger = std::max(input_side, output_side);
     struct Array {
       const char* name;
-      std::size_t bytes, needs;
+      const void* data;
+      std::size_t given, needs;
       const char* side;
     };
-    const Array arrays[2] = {{"input", in_bytes,
+    const Array arrays[2] = {{"input", in, in_bytes,
                               in_place  ? larger
                               : forward ? input_side
                                         : output_side,
                               forward ? "input" : "output"},
-                             {"output", out_bytes,
+                             {"output", out, out_bytes,
                               in_place  ? larger
                               : forward ? output_side
                                         : input_side,
                               forward ? "output" : "input"}};
     for (const Array& a : arrays) {
-      if (a.bytes != BoxFft<Real>::unknown_bytes && a.bytes < a.needs) {
-        return std::string("the ") + a.name + " array holds " + std::to_string(a.bytes) +
-               " bytes, where this rank's " + a.side + " side needs " + std::to_string(a.needs) +
-               (in_place ? " (in place: the larger side's)" : "");
+      const std::string needs = std::string(", where this rank's ") + a.side + " side needs " +
+                                std::to_string(a.needs) + " bytes" +
+                                (in_place ? " (in place: the larger side's)" : "");
+      if (a.data == nullptr && a.needs > 0)
+        return std::string("the ") + a.name + " array is NULL" + needs;
+      if (a.given != BoxFft<Real>::unknown_bytes && a.given < a.needs) {
+        return std::string("the ") + a.name + " array holds " + std::to_string(a.given) + " bytes" +
+               needs;
       }
     }
     return {};
@@ -278,11 +281,7 @@ struct BoxFft<Real>::Impl {
   void begin_call(bool forward, bool input_complex, bool output_complex, const void* in,
                   const void* out, Scaling scaling, const void* workspace, std::size_t in_bytes,
                   std::size_t out_bytes) const {
-    if (called_by_batch) return;
     const char* what = forward ? "a2a::fft::BoxFft::forward" : "a2a::fft::BoxFft::backward";
-    // The plan's input side is what forward reads and backward writes.
-    const void* input_side = forward ? in : out;
-    const void* output_side = forward ? out : in;
     auto kind = [](bool complex) { return complex ? "complex" : "real"; };
     std::string problem;
     if (input_complex != complex_in || output_complex != complex_out) {
@@ -294,15 +293,9 @@ struct BoxFft<Real>::Impl {
                scaling != Scaling::symmetric) {
       problem = "scaling " + std::to_string(static_cast<int>(scaling)) +
                 " is none of none (0), full (1) and symmetric (2)";
-    } else if ((input_side == nullptr && input_elements() > 0) ||
-               (output_side == nullptr && output_elements() > 0)) {
-      const bool input_null = input_side == nullptr && input_elements() > 0;
-      problem = std::string(forward == input_null ? "the input array" : "the output array") +
-                " is NULL, where this rank's " + (input_null ? "input" : "output") + " box holds " +
-                std::to_string(input_null ? input_elements() : output_elements()) + " elements";
-    } else if (const std::string short_array = too_small(forward, in, out, in_bytes, out_bytes);
-               !short_array.empty()) {
-      problem = short_array;
+    } else if (std::string arrays = arrays_problem(forward, in, out, in_bytes, out_bytes);
+               !arrays.empty()) {
+      problem = std::move(arrays);
     } else if (o.external_workspace && buffer_bytes > 0 && workspace == nullptr) {
       problem = "the plan takes the caller's workspace (workspace_bytes()): none given";
     } else if (o.external_workspace && buffer_bytes > 0 &&
@@ -338,12 +331,20 @@ struct BoxFft<Real>::Impl {
       in = reinterpret_cast<const In*>(input_copy.data());
     }
     for (std::size_t f = 0; f < fields; ++f) {
-      if constexpr (Forward) {
-        per_field->forward(in + f * in_count, out + f * out_count, scaling, workspace);
-      } else {
-        per_field->backward(in + f * in_count, out + f * out_count, scaling, workspace);
-      }
+      per_field->impl_->template execute<Forward>(in + f * in_count, out + f * out_count, scaling,
+                                                  workspace);
     }
+  }
+
+  // A call after begin_call: the batch's fields in turn (their one-field plan's calls need no
+  // checks of their own), the tuned path, or the plan's operations.
+  template <bool Forward, typename In, typename Out>
+  void execute(const In* in, Out* out, Scaling scaling, void* workspace) {
+    if (per_field) return run_per_field<Forward>(in, out, scaling, workspace);
+    if constexpr (!std::is_same_v<Out, Real> || !std::is_same_v<In, Real>) {
+      if (tuned) return run_tuned<Forward>(in, out, scaling);
+    }
+    run(Forward ? forward_ops : backward_ops, in, out, scaling, workspace);
   }
 
   // A call on the tuned path: Fft3d's forward is unscaled and its backward scaled by 1/N; any
@@ -970,7 +971,6 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
     if (fields_apart(one, m.in_boxes, m.out_boxes, m.point_bytes(!m.complex_in),
                      m.point_bytes(!m.complex_out), static_cast<std::size_t>(largest), one_node)) {
       m.per_field = std::make_unique<BoxFft<Real>>(comm, one);
-      m.per_field->impl_->called_by_batch = true;
       m.description = "each of the " + std::to_string(options.batch) +
                       " fields in turn: " + m.per_field->describe();
       m.buffer_bytes = m.per_field->workspace_bytes() / 2;
@@ -1078,47 +1078,37 @@ template <typename Real>
 void BoxFft<Real>::forward(const Complex* in, Complex* out, Scaling s, void* workspace,
                            std::size_t in_bytes, std::size_t out_bytes) {
   impl_->begin_call(true, true, true, in, out, s, workspace, in_bytes, out_bytes);
-  if (impl_->per_field) return impl_->template run_per_field<true>(in, out, s, workspace);
-  if (impl_->tuned) return impl_->template run_tuned<true>(in, out, s);
-  impl_->run(impl_->forward_ops, in, out, s, workspace);
+  impl_->template execute<true>(in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::forward(const Real* in, Complex* out, Scaling s, void* workspace,
                            std::size_t in_bytes, std::size_t out_bytes) {
   impl_->begin_call(true, false, true, in, out, s, workspace, in_bytes, out_bytes);
-  if (impl_->per_field) return impl_->template run_per_field<true>(in, out, s, workspace);
-  if (impl_->tuned) return impl_->template run_tuned<true>(in, out, s);
-  impl_->run(impl_->forward_ops, in, out, s, workspace);
+  impl_->template execute<true>(in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::forward(const Real* in, Real* out, Scaling s, void* workspace,
                            std::size_t in_bytes, std::size_t out_bytes) {
   impl_->begin_call(true, false, false, in, out, s, workspace, in_bytes, out_bytes);
-  if (impl_->per_field) return impl_->template run_per_field<true>(in, out, s, workspace);
-  impl_->run(impl_->forward_ops, in, out, s, workspace);
+  impl_->template execute<true>(in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::backward(const Complex* in, Complex* out, Scaling s, void* workspace,
                             std::size_t in_bytes, std::size_t out_bytes) {
   impl_->begin_call(false, true, true, in, out, s, workspace, in_bytes, out_bytes);
-  if (impl_->per_field) return impl_->template run_per_field<false>(in, out, s, workspace);
-  if (impl_->tuned) return impl_->template run_tuned<false>(in, out, s);
-  impl_->run(impl_->backward_ops, in, out, s, workspace);
+  impl_->template execute<false>(in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::backward(const Complex* in, Real* out, Scaling s, void* workspace,
                             std::size_t in_bytes, std::size_t out_bytes) {
   impl_->begin_call(false, false, true, in, out, s, workspace, in_bytes, out_bytes);
-  if (impl_->per_field) return impl_->template run_per_field<false>(in, out, s, workspace);
-  if (impl_->tuned) return impl_->template run_tuned<false>(in, out, s);
-  impl_->run(impl_->backward_ops, in, out, s, workspace);
+  impl_->template execute<false>(in, out, s, workspace);
 }
 template <typename Real>
 void BoxFft<Real>::backward(const Real* in, Real* out, Scaling s, void* workspace,
                             std::size_t in_bytes, std::size_t out_bytes) {
   impl_->begin_call(false, false, false, in, out, s, workspace, in_bytes, out_bytes);
-  if (impl_->per_field) return impl_->template run_per_field<false>(in, out, s, workspace);
-  impl_->run(impl_->backward_ops, in, out, s, workspace);
+  impl_->template execute<false>(in, out, s, workspace);
 }
 
 template class BoxFft<double>;
