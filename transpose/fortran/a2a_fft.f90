@@ -44,6 +44,7 @@ module a2a_fft
     integer(c_int) :: fftw_flags = 64  ! FFTW_ESTIMATE (an unsigned int in C)
     integer(c_int) :: external_workspace = 0
     integer(c_int) :: r2c_padded = 0  ! r2c in place: FFTW's padded rows
+    integer(c_int) :: local_call_checks = 0  ! 1: calls check on their own rank, no allreduce
   end type
   type, public :: a2a_fft_plan
     type(c_ptr) :: handle = c_null_ptr

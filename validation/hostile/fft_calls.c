@@ -232,6 +232,36 @@ static void empty_box_null(void) {
   free(x), free(y), free(back);
 }
 
+/* local_call_checks = 1: each rank checks its own arguments, without the allreduce. A mistake
+ * on every rank is every rank's error; a correct call runs; the option set on one rank only is
+ * refused at the create on every rank (the ranks would otherwise disagree on the allreduce). */
+static void local_checks(int path) {
+  char what[200];
+  a2a_fft_options o;
+  options_for(path, procs, rank, &o);
+  o.local_call_checks = 1;
+  a2a_fft fft = NULL;
+  snprintf(what, sizeof what, "%s, local call checks: made", path_name[path]);
+  expect(a2a_fft_create(MPI_COMM_WORLD, &o, &fft) == 0, what);
+  if (fft == NULL) return;
+  const size_t n_in = reals(fft, 1), n_out = reals(fft, 0);
+  double* x = malloc((n_in + 1) * sizeof(double));
+  double* y = malloc((n_out + 1) * sizeof(double));
+  snprintf(what, sizeof what, "%s, local call checks: scaling 7 on every rank", path_name[path]);
+  expect_everywhere(a2a_fft_forward(fft, x, y, 7, NULL), A2A_ERR_ARGUMENT, "scaling 7", what);
+  snprintf(what, sizeof what, "%s, local call checks: a correct round trip", path_name[path]);
+  expect(round_trip(fft), what);
+  a2a_fft_free(&fft);
+  free(x), free(y);
+  if (procs < 2) return;
+  options_for(path, procs, rank, &o);
+  o.local_call_checks = rank == procs - 1;
+  fft = (a2a_fft)&o; /* not NULL: the create must clear it */
+  snprintf(what, sizeof what, "%s, local call checks on one rank only: refused", path_name[path]);
+  expect_everywhere(a2a_fft_create(MPI_COMM_WORLD, &o, &fft), A2A_ERR_ARGUMENT, "differ", what);
+  expect(fft == NULL, what);
+}
+
 /* A create that must be refused on every rank with `words`, the handle cleared. */
 static void refused_create(MPI_Comm comm, const char* words, const char* what) {
   a2a_fft_options o;
@@ -247,6 +277,7 @@ int main(int argc, char** argv) {
   for (int path = 0; path < kPaths; ++path) {
     one_rank_mistakes(path);
     after_free(path);
+    local_checks(path);
   }
   if (procs >= 2) empty_box_null();
 

@@ -78,6 +78,14 @@ program fft_fortran_arrays
              all(spread(2:2 * m:2) == (7, 7)), "strided sections in and out")
 
   call a2a_fft_free(fft, ierr)
+
+  ! local_call_checks on the last rank only: the options differ, refused at the create on every
+  ! rank (the field reaches the C struct where C has it).
+  if (procs > 1) then
+    o%local_call_checks = merge(1, 0, rank == bad)
+    call a2a_fft_create(fft, MPI_COMM_WORLD, o, code)
+    call agreed_words(code, "differ", "local_call_checks on one rank only: refused")
+  end if
   call finish("fft_fortran_arrays")
 
 contains
@@ -88,9 +96,16 @@ contains
   subroutine agreed(code, what)
     integer, intent(in) :: code
     character(len=*), intent(in) :: what
+    call agreed_words(code, trim(words), what)
+  end subroutine
+
+  ! A2A_ERR_ARGUMENT on every rank, the message containing `expected`.
+  subroutine agreed_words(code, expected, what)
+    integer, intent(in) :: code
+    character(len=*), intent(in) :: expected, what
     integer :: all_ranks(1)
     call MPI_Allreduce([merge(1, 0, code == A2A_ERR_ARGUMENT .and. &
-                                    index(a2a_last_error(), trim(words)) > 0)], &
+                                    index(a2a_last_error(), expected) > 0)], &
                        all_ranks, 1, MPI_INTEGER, MPI_MIN, MPI_COMM_WORLD, ierr)
     call check(all_ranks(1) == 1, what)
   end subroutine

@@ -183,6 +183,18 @@ if has_fft:
     check(bool((spectrum == 5 + 5j).all()), "the Fft's output untouched")
     fft.close()
 
+    # agree_calls=False: each rank checks its own call (no collective), a correct round trip
+    # runs; set on one rank only, the options differ and the plan is refused on every rank.
+    with a2a.Fft(comm, n, slab, y_slab, out_order=(1, 0, 2), agree_calls=False) as local:
+        check(np.allclose(local.backward(local.forward(x), scaling="full"), x),
+              "agree_calls=False: a round trip")
+        raises(ValueError, "agree_calls=False: a bad scaling on every rank",
+               lambda: local.forward(x, scaling="half"), "scaling")
+    if procs >= 2:
+        raises(a2a.Error, "agree_calls=False on one rank only",
+               lambda: a2a.Fft(comm, n, slab, y_slab, out_order=(1, 0, 2),
+                               agree_calls=rank != procs - 1), "differ")
+
 totals = comm.allreduce(np.array([checks, fails]))
 if rank == 0:
     print(f"python_hostile: {totals[0] - totals[1]} passed, {totals[1]} failed")

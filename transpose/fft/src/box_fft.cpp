@@ -74,7 +74,7 @@ std::string options_text(const BoxOptions& o) {
   return s + " " + std::to_string(o.r2c) + " " + std::to_string(o.batch) + " " +
          std::to_string(static_cast<int>(o.batch_layout)) + " " + o.backend + " " +
          std::to_string(o.fftw_flags) + " " + std::to_string(o.external_workspace) +
-         std::to_string(o.r2c_padded);
+         std::to_string(o.r2c_padded) + std::to_string(o.agree_on_calls);
 }
 
 // Fft3d's options where every rank's boxes are exactly those of Fft3d's slab or pencil (the
@@ -306,7 +306,12 @@ struct BoxFft<Real>::Impl {
     }
     if (!problem.empty())
       problem = std::string(what) + ": " + problem + " (rank " + std::to_string(rank) + ")";
-    watch->require_agreed(what, problem);
+    if (o.agree_on_calls) {
+      watch->require_agreed(what, problem);
+    } else {
+      watch->require_alive(what);
+      if (!problem.empty()) throw Error(problem);
+    }
   }
   // A contiguous batch run one field at a time (fields_apart): this plan of one field, called
   // on each field in turn.

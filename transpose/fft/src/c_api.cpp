@@ -45,6 +45,7 @@ std::string convert(const a2a_fft_options& c, a2a::fft::BoxOptions& o) {
   o.fftw_flags = c.fftw_flags;
   o.external_workspace = c.external_workspace != 0;
   o.r2c_padded = c.r2c_padded != 0;
+  o.agree_on_calls = c.local_call_checks == 0;
   return "";
 }
 

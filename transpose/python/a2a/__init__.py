@@ -491,7 +491,7 @@ class _FftOptions(ctypes.Structure):
                 ("kinds", ctypes.c_int * 3), ("r2c", _c_int), ("batch", _c_int),
                 ("batch_contiguous", _c_int), ("single_precision", _c_int), ("backend", _cp),
                 ("fftw_flags", ctypes.c_uint), ("external_workspace", _c_int),
-                ("r2c_padded", _c_int)]
+                ("r2c_padded", _c_int), ("local_call_checks", _c_int)]
 
 
 if _flib is not None:
@@ -560,12 +560,13 @@ class Fft(_Handle):
 
     forward(a) and backward(a) take C-contiguous arrays of the side's dtype and shape (or flat
     of its size) and return the other side's, or fill `out`. Errors while planning are the same
-    on every rank."""
+    on every rank, and so are a call's (agreed with the other ranks first), unless
+    agree_calls=False: then each rank checks its own arguments, without the collectives."""
 
     def __init__(self, comm, n, in_box, out_box, kinds=("dft", "dft", "dft"), r2c=False, batch=1,
                  batch_layout="interleaved", precision="double", backend="auto",
                  planner="estimate", in_order=(0, 1, 2), out_order=(0, 1, 2),
-                 r2c_padded=False):
+                 r2c_padded=False, agree_calls=True):
         _require_fft()
         super().__init__(_fft_free)
         c = self._comm = _mpi4py_comm(comm)
@@ -601,9 +602,11 @@ class Fft(_Handle):
             if planner not in _PLANNERS:
                 raise ValueError(f"planner must be one of {tuple(_PLANNERS)}, not {planner!r}")
             o.fftw_flags = _PLANNERS[planner]
+            o.local_call_checks = 0 if agree_calls else 1
             return o
 
         self._options = _agreed(c, convert)
+        self._agree_calls = bool(agree_calls)
         _check(_fft_create(c.py2f(), ctypes.byref(self._options), ctypes.byref(self._handle)))
         any_dft = "dft" in kinds
         real, cplx = ((np.float32, np.complex64) if precision == "float"
@@ -640,15 +643,16 @@ class Fft(_Handle):
                 raise ValueError(f"out has shape {y.shape}; this rank's side is {shape_out}")
             return (x, _buffer(x, "the input")[1], y, _buffer(y, "out", writable=True)[1])
 
-        # Agreed (one small allgather per call): a bad array on one rank raises on every rank
-        # instead of leaving the others in the transform's exchanges.
         # comm.Free() nulls the communicator object, on every rank (it is collective): said
         # here as the library says it, since the agreement below cannot run on it.
         from mpi4py import MPI
         if self._comm == MPI.COMM_NULL:
             raise Error("a2a.Fft: the communicator it was made on has been freed (comm.Free()); "
                         "make it again on a live communicator", 2)
-        x, ap, y, bp = _agreed(self._comm, convert)
+        # Agreed (one small allgather per call): a bad array on one rank raises on every rank
+        # instead of leaving the others in the transform's exchanges; with agree_calls=False
+        # each rank checks its own.
+        x, ap, y, bp = _agreed(self._comm, convert) if self._agree_calls else convert()
         _check(function(self._handle, ap, bp, _SCALINGS[scaling], None))
         return y
 

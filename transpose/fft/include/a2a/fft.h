@@ -60,6 +60,10 @@ typedef struct a2a_fft_options {
   unsigned fftw_flags;    /* FFTW_ESTIMATE (0x40), FFTW_MEASURE (0), ... */
   int external_workspace; /* 1: the caller passes a2a_fft_workspace_bytes() each call */
   int r2c_padded; /* r2c in place in FFTW's padded rows: 2 (n2/2 + 1) reals per row along axis 2 */
+  /* 1: each call checks its arguments on its own rank only, without the small allreduce that
+   * makes one rank's bad argument an error on every rank (the others then wait in the
+   * exchanges); 0 (default): agreed. */
+  int local_call_checks;
 } a2a_fft_options;
 
 typedef struct a2a_fft_s* a2a_fft;
@@ -80,8 +84,8 @@ int a2a_fft_backward(a2a_fft fft, const void* in, void* out, int scaling, void* 
 /* The same with each array's size in bytes (SIZE_MAX: not known): an array smaller than this
  * rank's side of the plan (in place: the larger side) is an error on every rank, as a NULL one
  * is. The Fortran module passes its arrays' sizes this way. */
-int a2a_fft_forward_sized(a2a_fft fft, const void* in, size_t in_bytes, void* out,
-                          size_t out_bytes, int scaling, void* workspace);
+int a2a_fft_forward_sized(a2a_fft fft, const void* in, size_t in_bytes, void* out, size_t out_bytes,
+                          int scaling, void* workspace);
 int a2a_fft_backward_sized(a2a_fft fft, const void* in, size_t in_bytes, void* out,
                            size_t out_bytes, int scaling, void* workspace);
 /* Values (real or complex, times the batch) of this rank's input and output arrays. */

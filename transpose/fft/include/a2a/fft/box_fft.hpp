@@ -76,6 +76,12 @@ struct BoxOptions {
   // The caller gives the workspace with every call (workspace_bytes() of it); else the plan
   // allocates it once.
   bool external_workspace = false;
+  // Each call agrees on its arguments with the other ranks first (one small allreduce), so that
+  // one rank's bad argument is an error on every rank. false: each rank checks its own only,
+  // without the allreduce (its latency per call: across nodes, where small grids feel it); one
+  // rank's bad argument is then its error alone, and the others wait in the exchanges. The same
+  // on every rank.
+  bool agree_on_calls = true;
 };
 
 // Proposals for the boxes of rank `rank` of `procs`: slabs (split along `axis`, whole along the
