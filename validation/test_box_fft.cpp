@@ -8,16 +8,21 @@
 // and the round trip (backward, full scaling) against the input; in place and out of place,
 // interleaved and contiguous batches, the caller's axes in any order on either side (FFTW-MPI's
 // transposed [y][x][z] among them), the plan's workspace and the caller's, symmetric scaling.
-// Then misuse: overlapping boxes, holes, a batch of 0, DCT-I of length 1, r2c along a real
-// kind, options that differ between ranks, arrays of the wrong type: one error on every rank.
+// A plan with external_workspace keeps no work arrays of its own (its heap, against the same
+// plan without it). Then misuse: overlapping boxes, holes, a batch of 0, DCT-I of length 1, r2c
+// along a real kind, options that differ between ranks, arrays of the wrong type: one error on
+// every rank.
 #include <hdf5.h>
+#include <malloc.h>
 #include <mpi.h>
 
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdio>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "a2a/fft.hpp"
@@ -395,6 +400,40 @@ void check_independence(a2a::test::Harness& h) {
   }
 }
 
+// A plan with external_workspace keeps no work arrays of its own: it takes at least
+// workspace_bytes() less heap than the same plan without it (glibc's count of the bytes in use;
+// each plan made while a third, alike, is alive, so that FFTW's shared twiddles are there).
+void check_external_workspace_memory(a2a::test::Harness& h) {
+#if defined(__SANITIZE_ADDRESS__)
+  if (h.rank() == 0)
+    std::printf("external workspace's memory: not checked (AddressSanitizer's allocator)\n");
+#else
+  const Grid n{48, 48, 48};
+  a2a::fft::BoxOptions o;
+  o.n = n;
+  o.in = a2a::fft::slab_box(n, h.procs(), h.rank());
+  o.out = a2a::fft::pencil_box(n, 0, h.procs(), h.rank());
+  auto in_use = [] {
+    const struct mallinfo2 m = mallinfo2();
+    return static_cast<long long>(m.uordblks + m.hblkhd);
+  };
+  const a2a::fft::BoxFft<double> warm(h.comm(), o);
+  auto growth = [&](bool external) {
+    o.external_workspace = external;
+    const long long before = in_use();
+    const a2a::fft::BoxFft<double> fft(h.comm(), o);
+    return std::pair{in_use() - before, static_cast<long long>(fft.workspace_bytes())};
+  };
+  const auto [own, workspace] = growth(false);
+  const auto [external, external_workspace] = growth(true);
+  h.expect(
+      workspace > 0 && external_workspace == workspace && 10 * (own - external) >= 9 * workspace,
+      "a plan with external_workspace holds no work arrays: " + std::to_string(external) +
+          " bytes of heap against " + std::to_string(own) + " without it, workspace " +
+          std::to_string(workspace));
+#endif
+}
+
 void check_misuse(a2a::test::Harness& h) {
   const int P = h.procs();
   const auto me = h.rank();
@@ -596,6 +635,7 @@ int main(int argc, char** argv) {
       }
     }
     check_independence(h);
+    check_external_workspace_memory(h);
     check_misuse(h);
     code = h.finish();
   }

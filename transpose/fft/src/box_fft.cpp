@@ -1026,7 +1026,8 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
                       "transforms"
                     : "a2a::fft::BoxFft: FFTW could not plan its transforms");
   }
-  if (options.external_workspace) m.work = {};  // planned on these arrays; run on the caller's
+  // Planned on these arrays; run on the caller's. (Not `work = {}`: that keeps the capacity.)
+  if (options.external_workspace) AlignedVector<Complex>().swap(m.work);
   std::size_t exchange = 0;
   for (std::size_t i = 0; i < m.plan.steps.size(); ++i) {
     const logic::Step& step = m.plan.steps[i];

@@ -118,6 +118,8 @@ class BoxFft {
   // The data each side holds: true where it is complex (Complex*), false where real (Real*).
   bool complex_input() const;
   bool complex_output() const;
+  // The work arrays' bytes (external_workspace: the caller's, the plan keeping none). Not the
+  // exchanges' own buffers, which the plan keeps besides (docs/fft.md).
   std::size_t workspace_bytes() const;
   // What the plan does, in order: each reshape (the backend that runs it) and each transform.
   std::string describe() const;
