@@ -8,6 +8,8 @@
 // back must restore the input.
 #include <algorithm>
 #include <complex>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "a2a/transpose.hpp"
@@ -109,6 +111,43 @@ void check_pair(a2a::test::Harness& h, MPI_Comm comm, const Box& in, const Box& 
 
 }  // namespace
 
+// A chain of redistributions (a -> b -> c and back) run one after another on one
+// ExchangeBuffers (share_buffers): the same data as on their own buffers, and the shared areas
+// no larger than their buffers together nor smaller than the largest one's. b -> c packs and
+// unpacks (both areas), the others one side only.
+void check_shared(a2a::test::Harness& h, MPI_Comm comm, const Box& a, const Box& b, const Box& c,
+                  const std::string& backend, const std::string& what) {
+  using C = std::complex<double>;
+  a2a::Redistribution ab(comm, a, b, sizeof(C), backend), bc(comm, b, c, sizeof(C), backend);
+  a2a::Redistribution cb(comm, c, b, sizeof(C), backend), ba(comm, b, a, sizeof(C), backend);
+  a2a::Redistribution* chain[4] = {&ab, &bc, &cb, &ba};
+  std::size_t own = 0, largest = 0;
+  for (const auto* r : chain) {
+    own += r->buffer_bytes();
+    largest = std::max(largest, r->buffer_bytes());
+  }
+  const auto shared = std::make_shared<a2a::ExchangeBuffers>();
+  for (auto* r : chain)
+    r->share_buffers(shared);
+  const std::size_t together = shared->areas[0].size() + shared->areas[1].size();
+  h.expect(ba.buffer_bytes() == together && together <= own && together >= largest,
+           what + " " + backend + ": shared buffers of " + std::to_string(together) +
+               " bytes, their own " + std::to_string(own) + " together");
+  const auto input = fill<double>(a);
+  std::vector<C> at_b(static_cast<std::size_t>(b.count()));
+  std::vector<C> at_c(static_cast<std::size_t>(c.count()));
+  std::vector<C> back_b(at_b.size()), back_a(input.size());
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    ab.execute(input.data(), at_b.data());
+    bc.execute(at_b.data(), at_c.data());
+    h.expect(at_c == fill<double>(c), what + " " + backend + ", shared buffers: a -> b -> c");
+    cb.execute(at_c.data(), back_b.data());
+    h.expect(back_b == fill<double>(b), what + " " + backend + ", shared buffers: c -> b");
+    ba.execute(back_b.data(), back_a.data());
+    h.expect(back_a == input, what + " " + backend + ", shared buffers: back to a");
+  }
+}
+
 // Several fields in one exchange: `fields` arrays one after another on each side, field f's
 // values the closed form plus f * 10^7 (so a value in the wrong field shows); one exchange of
 // fields times the bytes of one field's, and the way back.
@@ -168,6 +207,10 @@ int main(int argc, char** argv) {
       check_pair<float>(h, h.comm(), xslab, yslab, "auto", grid + " slab x->y (float)", true);
       for (const std::string b : {"auto", "sloav", "shared_window"})
         check_fields(h, h.comm(), xslab, yslab, 3, b, grid + " slab x->y");
+      const Box zslab{{0, 0, a2a::block_start(n[2], P, me)},
+                      {n[0], n[1], a2a::block_start(n[2], P, me + 1)}};
+      for (const std::string b : {"pairwise", "tra_v:r=2", "mpi", "shared_window"})
+        check_shared(h, h.comm(), xslab, yslab, zslab, b, grid + " slabs x->y->z");
 
       // Pencils on every P1 x P2 grid: z-pencils -> y-pencils in the row (same r1),
       // y-pencils -> x-pencils in the column (same r2).

@@ -213,8 +213,12 @@ Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out, con
       // A single-copy plan reads and writes the arrays itself (execute_direct): no buffers.
       send_is_input_(!plan_.direct() && send_in_order_),
       recv_is_output_(!plan_.direct() && recv_in_order_),
-      send_(send_is_input_ || plan_.direct() ? 0 : plan_.send_extent()),
-      recv_(recv_is_output_ || plan_.direct() ? 0 : plan_.recv_extent()) {
+      buffers_(std::make_shared<ExchangeBuffers>()) {
+  const bool packs = !send_is_input_ && !plan_.direct();
+  const bool unpacks = !recv_is_output_ && !plan_.direct();
+  recv_area_ = packs ? 1 : 0;
+  if (packs) send_buffer().resize(plan_.send_extent());
+  if (unpacks) recv_buffer().resize(plan_.recv_extent());
   if (!plan_.direct()) return;
   // Pull where the whole input array is the send layout, on every rank.
   int whole = in_.intersect(within) == in_ && send_in_order_;
@@ -325,19 +329,20 @@ std::pair<const void*, void*> Redistribution::prepare(const void* in, void* out)
                        out_at < in_at + static_cast<std::size_t>(in_.count()) * point;
   const bool recv_direct = recv_is_output_;
   const bool send_direct = send_is_input_ && !(recv_direct && overlap);
-  void* recv = recv_direct ? out : recv_.data();
+  void* recv = recv_direct ? out : recv_buffer().data();
   if (send_direct) return {in, recv};
-  send_.resize(plan_.send_extent());  // allocates once, if ever
+  std::vector<std::byte>& send = send_buffer();
+  if (send.size() < plan_.send_extent()) send.resize(plan_.send_extent());  // once, if ever
   const double t0 = MPI_Wtime();
-  pack(in, send_.data());
+  pack(in, send.data());
   times_.pack_s += MPI_Wtime() - t0;
-  return {send_.data(), recv};
+  return {send.data(), recv};
 }
 
 void Redistribution::complete(void* out) {
   if (recv_is_output_) return;
   const double t0 = MPI_Wtime();
-  unpack(recv_.data(), out);
+  unpack(recv_buffer().data(), out);
   times_.unpack_s += MPI_Wtime() - t0;
 }
 
@@ -446,6 +451,17 @@ void Redistribution::execute(const void* in, void* out) {
   times_.exchange_s += MPI_Wtime() - t0;
   complete(out);
   ++times_.calls;
+}
+
+void Redistribution::share_buffers(const std::shared_ptr<ExchangeBuffers>& shared) {
+  if (!shared) throw Error("a2a::Redistribution::share_buffers: no buffers given");
+  if (shared == buffers_) return;
+  auto grow = [](std::vector<std::byte>& to, const std::vector<std::byte>& mine) {
+    if (to.size() < mine.size()) to.resize(mine.size());
+  };
+  for (std::size_t a = 0; a < 2; ++a)
+    grow(shared->areas[a], buffers_->areas[a]);
+  buffers_ = shared;
 }
 
 void Redistribution::start(const void* in, void* out) {

@@ -114,6 +114,7 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
     from_natural_ = std::make_unique<Redistribution>(comm, boxes_[0], boxes_[2], sizeof(Complex),
                                                      plan.backend2);
   }
+  share_exchange_buffers();
   // Every rank learns whether every rank planned (FFTW_WISDOM_ONLY may fail on some only).
   int all_planned = planned_;
   MPI_Allreduce(MPI_IN_PLACE, &all_planned, 1, MPI_INT, MPI_LAND, comm);
@@ -137,6 +138,23 @@ void Fft3d<Real>::make_steps(const logic::Fft3dPlan& plan) {
   yx_.local = xy_.local = plan.x_local;
   make_step(yx_, col_, plan.yx, plan.chunks, plan.backend2);
   make_step(xy_, col_, plan.xy, plan.chunks, plan.backend2);
+}
+
+// The steps run one after another, and a step's chunks at once: the chunks of one index share
+// one pair of buffers across every step, and the natural layout's exchanges the first chunks'.
+template <typename Real>
+void Fft3d<Real>::share_exchange_buffers() {
+  std::vector<std::shared_ptr<ExchangeBuffers>> shared;
+  auto share = [&](Redistribution& r, std::size_t chunk) {
+    while (shared.size() <= chunk)
+      shared.push_back(std::make_shared<ExchangeBuffers>());
+    r.share_buffers(shared[chunk]);
+  };
+  for (Step* step : {&zy_, &yz_, &yx_, &xy_})
+    for (std::size_t c = 0; c < step->parts.size(); ++c)
+      share(step->parts[c], c);
+  if (to_natural_) share(*to_natural_, 0);
+  if (from_natural_) share(*from_natural_, 0);
 }
 
 template <typename Real>

@@ -20,6 +20,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -49,6 +50,14 @@ std::int64_t block_start(std::int64_t n, int parts, int index);
 
 // Collective over comm: every rank's box, in rank order (one MPI_Allgather).
 std::vector<Box> all_boxes(MPI_Comm comm, const Box& mine);
+
+// The buffers of redistributions that never run at once (Redistribution::share_buffers): two
+// areas, each as large as the largest of theirs. A redistribution that needs one buffer (the
+// other side in place) takes the first, one that needs two the first to send and the second to
+// receive: a slab-to-pencil exchange (it packs) and its way back (it unpacks) share one.
+struct ExchangeBuffers {
+  std::array<std::vector<std::byte>, 2> areas;
+};
 
 class Redistribution {
  public:
@@ -97,6 +106,14 @@ class Redistribution {
   // exchange progresses there only where the plan overlaps() (mpi, linear).
   void start(const void* in, void* out);
   void finish();
+  // Collective-free, at setup: from now on this redistribution packs into and receives into
+  // `shared`'s buffers (grown to its needs here) instead of its own, which it frees. For a
+  // sequence of redistributions run one after another (a transform's reshapes, forward and
+  // backward): the others' buffers must not be in use while this one runs (between its
+  // start() and finish() none of them may run).
+  void share_buffers(const std::shared_ptr<ExchangeBuffers>& shared);
+  // Bytes of its own buffers (or, where shared, of the shared ones) it holds now.
+  std::size_t buffer_bytes() const { return buffers_->areas[0].size() + buffers_->areas[1].size(); }
   // The send buffer that pack() fills, for callers that fill it themselves (fusing the pack
   // with their own pass over the data) and hand it to exchange(): peer q's piece, the part
   // of `in` inside q's output box (global indices), starts send_offset(q) bytes in, row-major
@@ -198,9 +215,14 @@ class Redistribution {
   bool send_in_order_ = false, recv_in_order_ = false;
   // Where execute() uses the arrays as the exchange's buffers (in order, not single-copy).
   bool send_is_input_ = false, recv_is_output_ = false;
-  bool pulls_ = false;                  // input_window() is available
-  std::vector<std::byte> send_, recv_;  // empty on an in-place side
-  void* started_out_ = nullptr;         // the output array, between start() and finish()
+  bool pulls_ = false;  // input_window() is available
+  // Its send and receive buffers (empty on an in-place side), or shared ones; the receive
+  // buffer is area recv_area_, the send buffer the other.
+  std::shared_ptr<ExchangeBuffers> buffers_;
+  std::size_t recv_area_ = 0;
+  std::vector<std::byte>& send_buffer() { return buffers_->areas[1 - recv_area_]; }
+  std::vector<std::byte>& recv_buffer() { return buffers_->areas[recv_area_]; }
+  void* started_out_ = nullptr;  // the output array, between start() and finish()
   PhaseTimes times_;
 };
 

@@ -148,6 +148,7 @@ class Fft3d {
                    Complex* data);
   // The constructor's parts, in the order it runs them, from the plan's logic (fft3d_logic.hpp);
   // each clears planned_ where FFTW made no plan.
+  void share_exchange_buffers();
   void make_steps(const logic::Fft3dPlan& plan);
   void make_step(Step& step, MPI_Comm comm, const logic::StepShape& shape, int chunks,
                  const std::string& backend);
