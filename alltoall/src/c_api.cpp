@@ -1,6 +1,7 @@
 // The C API of a2a::alltoall (a2a/a2a.h): handles over a2a::Plan and a2a::VectorExchange.
 #include "a2a/a2a.h"
 
+#include <algorithm>
 #include <initializer_list>
 #include <new>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 #include "a2a/model.hpp"
 #include "a2a/registry.hpp"
 #include "detail/messages.hpp"
+#include "detail/plan.hpp"
 
 struct a2a_plan_s {
   a2a::Plan plan;
@@ -249,6 +251,16 @@ int a2a_exchange_execute(a2a_exchange exchange, const void* send, const size_t* 
     need(send_displs, "send_displs");
     need(recv_counts, "recv_counts");
     need(recv_displs, "recv_displs");
+    // (A NULL buffer is checked here, not in VectorExchange: the interposer's MPI_BOTTOM.)
+    const auto procs = static_cast<std::size_t>(exchange->exchange.procs());
+    auto extent = [procs](const size_t* counts, const size_t* displs) {
+      std::size_t end = 0;
+      for (std::size_t q = 0; q < procs; ++q)
+        if (counts[q] > 0) end = std::max(end, displs[q] + counts[q]);
+      return end;
+    };
+    a2a::detail::require_buffers("a2a_exchange_execute", send, extent(send_counts, send_displs),
+                                 recv, extent(recv_counts, recv_displs));
     exchange->exchange.execute(send, send_counts, send_displs, recv, recv_counts, recv_displs);
   });
 }

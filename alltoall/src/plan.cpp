@@ -153,6 +153,10 @@ Plan::~Plan() = default;
 
 void Plan::execute(const void* send, void* recv) {
   detail::require_alive(*live().owner, "a2a::Plan::execute");
+  if (!live().typed) {
+    detail::require_buffers("a2a::Plan::execute", send, live().send_extent, recv,
+                            live().recv_extent);
+  }
   if (live().phase != detail::PlanState::Phase::idle) {
     // A staged plan's buffers, or the in-flight messages, would be overwritten.
     throw Error(
@@ -169,6 +173,9 @@ void Plan::start(const void* send, void* recv) {
   detail::require_alive(*live().owner, "a2a::Plan::start");
   if (live().phase != Phase::idle) {
     throw Error("a2a::Plan::start: the previous start() was not finished");
+  }
+  if (!live().typed) {
+    detail::require_buffers("a2a::Plan::start", send, live().send_extent, recv, live().recv_extent);
   }
   live().counters = Counters{};
   live().impl->start(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv),

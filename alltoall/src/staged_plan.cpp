@@ -149,6 +149,7 @@ Plan Plan::from_alltoallv(std::string_view spec, MPI_Comm comm, const int* send_
     throw Error("a2a::Plan::from_alltoallv: " + error);
   }
   const bool staged = send.staged || recv.staged;
+  // (Where a side is not staged, a NULL buffer is MPI_BOTTOM plus absolute displacements.)
   Plan plan = [&] {
     try {
       return Plan(spec, comm, layout);
@@ -158,6 +159,7 @@ Plan Plan::from_alltoallv(std::string_view spec, MPI_Comm comm, const int* send_
       throw;
     }
   }();
+  plan.state_->typed = true;
   if (staged) {
     plan.state_->impl = std::make_unique<detail::StagedPlan>(
         std::move(plan.state_->impl), std::move(send), std::move(recv), layout);

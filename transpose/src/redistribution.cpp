@@ -372,6 +372,7 @@ const std::byte* Redistribution::execute_direct(const void* in, void* out, bool 
 
 void Redistribution::execute_from_window(void* out) {
   if (!pulls_) throw Error("a2a::Redistribution::execute_from_window: no input_window() here");
+  require_arrays("execute_from_window", &in_, out);  // the input is the window
   const double t0 = MPI_Wtime();
   plan_.begin_pull();
   const double t1 = MPI_Wtime();
@@ -428,11 +429,26 @@ void Redistribution::end_read() {
   ++times_.unpacks_skipped;
 }
 
+void Redistribution::require_arrays(const char* what, const void* in, const void* out) const {
+  const std::size_t point = element_ * fields_;
+  const std::pair<const void*, std::size_t> sides[2] = {
+      {in, static_cast<std::size_t>(in_.count()) * point},
+      {out, static_cast<std::size_t>(out_.count()) * point}};
+  for (int s = 0; s < 2; ++s) {
+    if (sides[s].first == nullptr && sides[s].second > 0) {
+      throw Error(std::string("a2a::Redistribution::") + what + ": the " +
+                  (s == 0 ? "input" : "output") + " array is NULL where this rank's box holds " +
+                  std::to_string(sides[s].second) + " bytes");
+    }
+  }
+}
+
 const void* Redistribution::execute_in_window(const void* in, void* out) {
   if (!plan_.direct() || !recv_in_order_) {
     execute(in, out);
     return out;
   }
+  require_arrays("execute_in_window", in, &in_);  // the output stays in the window
   const std::byte* received = execute_direct(in, out, false);
   ++times_.calls;
   ++times_.unpacks_skipped;
@@ -440,6 +456,7 @@ const void* Redistribution::execute_in_window(const void* in, void* out) {
 }
 
 void Redistribution::execute(const void* in, void* out) {
+  require_arrays("execute", in, out);
   if (plan_.direct()) {
     execute_direct(in, out);
     ++times_.calls;
@@ -465,6 +482,7 @@ void Redistribution::share_buffers(const std::shared_ptr<ExchangeBuffers>& share
 }
 
 void Redistribution::start(const void* in, void* out) {
+  require_arrays("start", in, out);
   if (plan_.direct()) {  // nothing is left in flight: all of it happens here
     execute_direct(in, out);
     return;

@@ -20,6 +20,11 @@ struct PrivateComm {
 };
 // Throws (ErrorKind::argument) if the communicator `what` was made on has been freed.
 void require_alive(const PrivateComm& owner, const char* what);
+// Throws (ErrorKind::argument) where a buffer is NULL and this rank's side of it spans bytes: the
+// call's error on this rank, as MPI's own check of its arguments gives, instead of a crash. (Not
+// for plans over MPI datatypes, where NULL is MPI_BOTTOM and the displacements are addresses.)
+void require_buffers(const char* what, const void* send, std::size_t send_bytes, const void* recv,
+                     std::size_t recv_bytes);
 
 struct PlanState {
   MPI_Comm comm = MPI_COMM_NULL;  // the private duplicate of the caller's communicator
@@ -28,6 +33,7 @@ struct PlanState {
   int procs = 1;
   std::string name, label;
   std::size_t send_extent = 0, recv_extent = 0;
+  bool typed = false;  // made by Plan::from_alltoallv: its buffers may be MPI_BOTTOM
   std::unique_ptr<PlanImpl> impl;
   Counters counters;
   // What is in progress: nothing, a split exchange (Plan::start .. finish), or a single-copy
