@@ -72,9 +72,12 @@ void check_pair(a2a::test::Harness& h, MPI_Comm comm, const Box& in, const Box& 
     h.expect(std::equal(expected.begin(), expected.end(), at),
              what + " " + backend + ": execute_in_window");
     const bool stays = at != elsewhere.data();
-    // One rank: its one piece is the whole output, in order.
-    h.expect(stays == (single_copy && (direct_receive || ranks_of(comm) == 1)),
-             what + " " + backend + ": stays in the window only where it arrives in order");
+    // One rank: its one piece is the whole output, in order. (An empty box has no address to
+    // tell: MPICH's window of no bytes starts at NULL, as an empty vector's data.)
+    if (out.count() > 0) {
+      h.expect(stays == (single_copy && (direct_receive || ranks_of(comm) == 1)),
+               what + " " + backend + ": stays in the window only where it arrives in order");
+    }
   }
   // execute_from_window: the way back read straight from the input window, where a
   // single-copy backend has the pieces in input order (exactly where they arrive in order).
