@@ -106,7 +106,7 @@ class Redistribution {
   // exchange progresses there only where the plan overlaps() (mpi, linear).
   void start(const void* in, void* out);
   void finish();
-  // Collective-free, at setup: from now on this redistribution packs into and receives into
+  // Local (not collective), at setup: from now on this redistribution packs and receives into
   // `shared`'s buffers (grown to its needs here) instead of its own, which it frees. For a
   // sequence of redistributions run one after another (a transform's reshapes, forward and
   // backward): the others' buffers must not be in use while this one runs (between its

@@ -148,7 +148,6 @@ class Fft3d {
                    Complex* data);
   // The constructor's parts, in the order it runs them, from the plan's logic (fft3d_logic.hpp);
   // each clears planned_ where FFTW made no plan.
-  void share_exchange_buffers();
   void make_steps(const logic::Fft3dPlan& plan);
   void make_step(Step& step, MPI_Comm comm, const logic::StepShape& shape, int chunks,
                  const std::string& backend);
@@ -158,6 +157,7 @@ class Fft3d {
   void plan_r2c_ends(const logic::Fft3dPlan& plan, std::int64_t real_z, bool fuse_forward,
                      bool fuse_backward);
   void agree_on_fusion(MPI_Comm comm, bool r2c);
+  void share_exchange_buffers();  // once every exchange is made
   std::unique_ptr<PlaneFfts<Real>> planes_ffts(const PlaneStage<Real>& stage, MPI_Comm comm);
   void* plan_whole(const Box& b, int sign, Complex* in, Complex* out);
   bool planned_ = true;
