@@ -1,7 +1,6 @@
 // The C API of a2a::alltoall (a2a/a2a.h): handles over a2a::Plan and a2a::VectorExchange.
 #include "a2a/a2a.h"
 
-#include <algorithm>
 #include <initializer_list>
 #include <new>
 #include <stdexcept>
@@ -253,14 +252,10 @@ int a2a_exchange_execute(a2a_exchange exchange, const void* send, const size_t* 
     need(recv_displs, "recv_displs");
     // (A NULL buffer is checked here, not in VectorExchange: the interposer's MPI_BOTTOM.)
     const auto procs = static_cast<std::size_t>(exchange->exchange.procs());
-    auto extent = [procs](const size_t* counts, const size_t* displs) {
-      std::size_t end = 0;
-      for (std::size_t q = 0; q < procs; ++q)
-        if (counts[q] > 0) end = std::max(end, displs[q] + counts[q]);
-      return end;
-    };
-    a2a::detail::require_buffers("a2a_exchange_execute", send, extent(send_counts, send_displs),
-                                 recv, extent(recv_counts, recv_displs));
+    a2a::require_data("a2a_exchange_execute", "send buffer", send,
+                      a2a::detail::extent_of(send_counts, send_displs, procs));
+    a2a::require_data("a2a_exchange_execute", "receive buffer", recv,
+                      a2a::detail::extent_of(recv_counts, recv_displs, procs));
     exchange->exchange.execute(send, send_counts, send_displs, recv, recv_counts, recv_displs);
   });
 }

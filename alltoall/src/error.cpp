@@ -20,6 +20,12 @@ const char* to_string(ErrorKind kind) {
   return "internal";
 }
 
+void require_data(const char* what, const char* name, const void* data, std::size_t bytes) {
+  if (data != nullptr || bytes == 0) return;
+  throw Error(std::string(what) + ": the " + name + " is NULL where this rank has " +
+              std::to_string(bytes) + " bytes of it");
+}
+
 void throw_error(ErrorKind kind, const std::string& what) {
   if (kind == ErrorKind::spec || kind == ErrorKind::unsupported) throw SpecError(what, kind);
   throw Error(what, kind);

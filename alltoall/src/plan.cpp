@@ -34,20 +34,30 @@ VectorLayout VectorLayout::uniform(int procs, std::size_t block_bytes) {
   return layout;
 }
 
-static std::size_t extent_of(const std::vector<std::size_t>& counts,
-                             const std::vector<std::size_t>& displs) {
+namespace detail {
+std::size_t extent_of(const std::size_t* counts, const std::size_t* displs, std::size_t n) {
   std::size_t extent = 0;
-  for (std::size_t i = 0; i < counts.size(); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     if (counts[i] > 0) extent = std::max(extent, displs[i] + counts[i]);
   }
   return extent;
 }
+}  // namespace detail
+
+// A NULL buffer where this rank's layout has bytes (not for plans over MPI datatypes, whose NULL
+// is MPI_BOTTOM with the displacements as addresses).
+static void require_buffers(const detail::PlanState& s, const char* what, const void* send,
+                            const void* recv) {
+  if (s.typed) return;
+  require_data(what, "send buffer", send, s.send_extent);
+  require_data(what, "receive buffer", recv, s.recv_extent);
+}
 
 std::size_t VectorLayout::send_extent() const {
-  return extent_of(send_counts, send_displs);
+  return detail::extent_of(send_counts.data(), send_displs.data(), send_counts.size());
 }
 std::size_t VectorLayout::recv_extent() const {
-  return extent_of(recv_counts, recv_displs);
+  return detail::extent_of(recv_counts.data(), recv_displs.data(), recv_counts.size());
 }
 
 VectorExchange::VectorExchange(std::string_view spec, MPI_Comm comm)
@@ -153,10 +163,7 @@ Plan::~Plan() = default;
 
 void Plan::execute(const void* send, void* recv) {
   detail::require_alive(*live().owner, "a2a::Plan::execute");
-  if (!live().typed) {
-    detail::require_buffers("a2a::Plan::execute", send, live().send_extent, recv,
-                            live().recv_extent);
-  }
+  require_buffers(live(), "a2a::Plan::execute", send, recv);
   if (live().phase != detail::PlanState::Phase::idle) {
     // A staged plan's buffers, or the in-flight messages, would be overwritten.
     throw Error(
@@ -174,9 +181,7 @@ void Plan::start(const void* send, void* recv) {
   if (live().phase != Phase::idle) {
     throw Error("a2a::Plan::start: the previous start() was not finished");
   }
-  if (!live().typed) {
-    detail::require_buffers("a2a::Plan::start", send, live().send_extent, recv, live().recv_extent);
-  }
+  require_buffers(live(), "a2a::Plan::start", send, recv);
   live().counters = Counters{};
   live().impl->start(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv),
                      live().counters);

@@ -48,18 +48,6 @@ void require_alive(const PrivateComm& owner, const char* what) {
   }
 }
 
-void require_buffers(const char* what, const void* send, std::size_t send_bytes, const void* recv,
-                     std::size_t recv_bytes) {
-  const std::pair<const void*, std::size_t> sides[2] = {{send, send_bytes}, {recv, recv_bytes}};
-  for (int s = 0; s < 2; ++s) {
-    if (sides[s].first == nullptr && sides[s].second > 0) {
-      throw Error(std::string(what) + ": the " + (s == 0 ? "send" : "receive") +
-                  " buffer is NULL where this rank's spans " + std::to_string(sides[s].second) +
-                  " bytes");
-    }
-  }
-}
-
 static PrivateCommRef private_duplicate(MPI_Comm comm) {
   // Made once, also when several threads make their first plans at once.
   static const int keyval = [] {

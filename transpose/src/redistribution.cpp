@@ -372,7 +372,7 @@ const std::byte* Redistribution::execute_direct(const void* in, void* out, bool 
 
 void Redistribution::execute_from_window(void* out) {
   if (!pulls_) throw Error("a2a::Redistribution::execute_from_window: no input_window() here");
-  require_arrays("execute_from_window", &in_, out);  // the input is the window
+  require_output("a2a::Redistribution::execute_from_window", out);  // the input: the window
   const double t0 = MPI_Wtime();
   plan_.begin_pull();
   const double t1 = MPI_Wtime();
@@ -429,18 +429,12 @@ void Redistribution::end_read() {
   ++times_.unpacks_skipped;
 }
 
-void Redistribution::require_arrays(const char* what, const void* in, const void* out) const {
-  const std::size_t point = element_ * fields_;
-  const std::pair<const void*, std::size_t> sides[2] = {
-      {in, static_cast<std::size_t>(in_.count()) * point},
-      {out, static_cast<std::size_t>(out_.count()) * point}};
-  for (int s = 0; s < 2; ++s) {
-    if (sides[s].first == nullptr && sides[s].second > 0) {
-      throw Error(std::string("a2a::Redistribution::") + what + ": the " +
-                  (s == 0 ? "input" : "output") + " array is NULL where this rank's box holds " +
-                  std::to_string(sides[s].second) + " bytes");
-    }
-  }
+void Redistribution::require_input(const char* what, const void* in) const {
+  require_data(what, "input array", in, static_cast<std::size_t>(in_.count()) * element_ * fields_);
+}
+void Redistribution::require_output(const char* what, const void* out) const {
+  require_data(what, "output array", out,
+               static_cast<std::size_t>(out_.count()) * element_ * fields_);
 }
 
 const void* Redistribution::execute_in_window(const void* in, void* out) {
@@ -448,7 +442,7 @@ const void* Redistribution::execute_in_window(const void* in, void* out) {
     execute(in, out);
     return out;
   }
-  require_arrays("execute_in_window", in, &in_);  // the output stays in the window
+  require_input("a2a::Redistribution::execute_in_window", in);  // the output: the window
   const std::byte* received = execute_direct(in, out, false);
   ++times_.calls;
   ++times_.unpacks_skipped;
@@ -456,7 +450,8 @@ const void* Redistribution::execute_in_window(const void* in, void* out) {
 }
 
 void Redistribution::execute(const void* in, void* out) {
-  require_arrays("execute", in, out);
+  require_input("a2a::Redistribution::execute", in);
+  require_output("a2a::Redistribution::execute", out);
   if (plan_.direct()) {
     execute_direct(in, out);
     ++times_.calls;
@@ -482,7 +477,8 @@ void Redistribution::share_buffers(const std::shared_ptr<ExchangeBuffers>& share
 }
 
 void Redistribution::start(const void* in, void* out) {
-  require_arrays("start", in, out);
+  require_input("a2a::Redistribution::start", in);
+  require_output("a2a::Redistribution::start", out);
   if (plan_.direct()) {  // nothing is left in flight: all of it happens here
     execute_direct(in, out);
     return;

@@ -3,6 +3,7 @@
 // of the same kind, and none is left waiting in a collective.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -42,5 +43,10 @@ class SpecError : public Error {
 
 // Throws the class of exception that carries `kind` (SpecError for spec and unsupported).
 [[noreturn]] void throw_error(ErrorKind kind, const std::string& what);
+
+// Throws (argument) where `data` is NULL and this rank has `bytes` of it to move: a call's error
+// on its own rank, before it communicates, as MPI's own check of its arguments gives, instead of
+// a crash. `what` names the call, `name` the array ("send buffer", "input array").
+void require_data(const char* what, const char* name, const void* data, std::size_t bytes);
 
 }  // namespace a2a

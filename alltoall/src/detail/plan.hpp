@@ -20,11 +20,6 @@ struct PrivateComm {
 };
 // Throws (ErrorKind::argument) if the communicator `what` was made on has been freed.
 void require_alive(const PrivateComm& owner, const char* what);
-// Throws (ErrorKind::argument) where a buffer is NULL and this rank's side of it spans bytes: the
-// call's error on this rank, as MPI's own check of its arguments gives, instead of a crash. (Not
-// for plans over MPI datatypes, where NULL is MPI_BOTTOM and the displacements are addresses.)
-void require_buffers(const char* what, const void* send, std::size_t send_bytes, const void* recv,
-                     std::size_t recv_bytes);
 
 struct PlanState {
   MPI_Comm comm = MPI_COMM_NULL;  // the private duplicate of the caller's communicator
@@ -92,6 +87,9 @@ std::unique_ptr<ExchangeState> make_exchange_state(std::string_view spec, MPI_Co
 std::size_t global_max_count(MPI_Comm comm, const std::size_t* counts, int procs);
 // The same over a fixed layout's send counts (ctx.layout, collective over ctx.comm).
 std::size_t global_max_count(const Context& ctx);
+
+// The bytes a buffer must span for n blocks of counts[i] bytes at displs[i].
+std::size_t extent_of(const std::size_t* counts, const std::size_t* displs, std::size_t n);
 
 // Counts and displacements whose sums do not fit: a block past the end of memory (a count of
 // (size_t)-1, a negative number through an unsigned type). "" when every block ends below 2^63.

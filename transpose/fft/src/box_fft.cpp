@@ -259,15 +259,13 @@ struct BoxFft<Real>::Impl {
                                         : input_side,
                               forward ? "output" : "input"}};
     for (const Array& a : arrays) {
-      const std::string needs = std::string(", where this rank's ") + a.side + " side needs " +
-                                std::to_string(a.needs) + " bytes" +
-                                (in_place ? " (in place: the larger side's)" : "");
-      if (a.data == nullptr && a.needs > 0)
-        return std::string("the ") + a.name + " array is NULL" + needs;
-      if (a.given != BoxFft<Real>::unknown_bytes && a.given < a.needs) {
-        return std::string("the ") + a.name + " array holds " + std::to_string(a.given) + " bytes" +
-               needs;
-      }
+      const bool null = a.data == nullptr && a.needs > 0;
+      if (!null && (a.given == BoxFft<Real>::unknown_bytes || a.given >= a.needs)) continue;
+      // (The message only where there is a problem: a call that has none builds no string.)
+      return std::string("the ") + a.name + " array " +
+             (null ? "is NULL" : "holds " + std::to_string(a.given) + " bytes") +
+             ", where this rank's " + a.side + " side needs " + std::to_string(a.needs) + " bytes" +
+             (in_place ? " (in place: the larger side's)" : "");
     }
     return {};
   }

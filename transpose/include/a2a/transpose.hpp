@@ -199,9 +199,10 @@ class Redistribution {
   // Returns this rank's received data when it stays in the window (unpack = false).
   const std::byte* execute_direct(const void* in, void* out, bool unpack = true);
   bool in_place(const Box& array_box, const std::vector<Piece>& pieces) const;
-  // Throws (this rank's argument error, before any exchange) where `in` or `out` is NULL and
-  // this rank's box on that side holds elements.
-  void require_arrays(const char* what, const void* in, const void* out) const;
+  // Throws (this rank's argument error, before any exchange: a2a::require_data) where `in` or
+  // `out` is NULL and this rank's box on that side holds elements.
+  void require_input(const char* what, const void* in) const;
+  void require_output(const char* what, const void* out) const;
   // Packs `in` unless that side is in place; returns the buffers the exchange reads and writes.
   std::pair<const void*, void*> prepare(const void* in, void* out);
   void complete(void* out);  // unpacks the receive buffer unless that side is in place
