@@ -6,9 +6,17 @@
 // exchanges on first use): a second pass over the same layouts allocates nothing. The transpose
 // layer's Redistribution::execute as well. MPI's own internal allocations (C malloc) are not C++
 // allocations and are not counted.
+//
+// It also keeps the bytes live in both (the C++ heap, and shared-memory windows: this binary's
+// MPI_Win_allocate_shared and MPI_Win_free pass through MPI's profiling interface), so that
+// every plan's scratch_bytes() is checked against what making and running it really took.
+#include <malloc.h>
+
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <utility>
 #include <vector>
 
 #include "a2a/alltoall.hpp"
@@ -19,48 +27,86 @@
 namespace {
 std::atomic<long> g_allocations{0};
 std::atomic<bool> g_counting{false};
+std::atomic<long long> g_live_bytes{0};  // operator new's blocks and shared windows, this rank
+
+void* counted(void* p) {
+  if (p == nullptr) throw std::bad_alloc();
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
+  g_live_bytes += static_cast<long long>(malloc_usable_size(p));
+  return p;
+}
+void release(void* p) {
+  if (p == nullptr) return;
+  g_live_bytes -= static_cast<long long>(malloc_usable_size(p));
+  std::free(p);
+}
+// This rank's part of each live shared window (a fixed table: no allocation of its own).
+std::array<std::pair<MPI_Win, MPI_Aint>, 256> g_windows{};
 }  // namespace
 
+extern "C" int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                                       void* baseptr, MPI_Win* win) {
+  const int code = PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win);
+  if (code != MPI_SUCCESS) return code;
+  // What MPI gave this rank (it may round up to pages).
+  int rank = 0, unit = 0;
+  void* base = nullptr;
+  MPI_Comm_rank(comm, &rank);
+  PMPI_Win_shared_query(*win, rank, &size, &unit, &base);
+  for (auto& slot : g_windows) {
+    if (slot.second != 0) continue;
+    slot = {*win, size};
+    g_live_bytes += size;
+    break;
+  }
+  return code;
+}
+extern "C" int MPI_Win_free(MPI_Win* win) {
+  for (auto& slot : g_windows) {
+    if (slot.second == 0 || slot.first != *win) continue;
+    g_live_bytes -= slot.second;
+    slot = {};
+    break;
+  }
+  return PMPI_Win_free(win);
+}
+
 void* operator new(std::size_t n) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
+  return counted(std::malloc(n == 0 ? 1 : n));
 }
 void* operator new[](std::size_t n) {
   return ::operator new(n);
 }
 void* operator new(std::size_t n, std::align_val_t a) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
   const auto align = static_cast<std::size_t>(a);
-  if (void* p = std::aligned_alloc(align, (n + align - 1) / align * align)) return p;
-  throw std::bad_alloc();
+  return counted(std::aligned_alloc(align, (n + align - 1) / align * align));
 }
 void* operator new[](std::size_t n, std::align_val_t a) {
   return ::operator new(n, a);
 }
 void operator delete(void* p) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete[](void* p) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete[](void* p, std::size_t) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete(void* p, std::align_val_t) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete[](void* p, std::align_val_t) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
+  release(p);
 }
 
 namespace {
@@ -101,6 +147,48 @@ std::vector<std::string> vector_specs(int procs) {
   std::vector<std::string> specs = a2a::algorithm_names(a2a::Kind::vector);
   add_variants(specs, a2a::Kind::vector, procs);
   return specs;
+}
+
+// Plan::scratch_bytes() (and VectorExchange's) is what making the plan and running it once
+// took and kept on this rank: its heap blocks and its part of shared windows, less only its
+// schedules and names (a few words per peer: `slack`). Blocks of 128 KiB, so that a buffer the
+// report left out (at least one block) stands out of the slack.
+void check_scratch(Harness& h) {
+  const int procs = h.procs(), rank = h.rank();
+  const auto P = static_cast<std::size_t>(procs);
+  const long long slack = 16384 + 4096LL * procs;
+  auto check = [&](const std::string& what, long long before, std::size_t reported) {
+    const long long took = g_live_bytes.load() - before;
+    const auto scratch = static_cast<long long>(reported);
+    // Heap blocks come rounded up (malloc_usable_size): a few bytes, up to a page where mapped.
+    h.expect(scratch <= took + 64 && took <= scratch + slack,
+             what + ": scratch_bytes() " + std::to_string(scratch) + ", took " +
+                 std::to_string(took) + " bytes");
+  };
+  const std::size_t block = 128 * 1024;
+  std::vector<std::byte> send(P * block, std::byte{1}), recv(P * block);
+  for (const std::string& spec : uniform_specs(procs)) {
+    const long long before = g_live_bytes.load();
+    a2a::Plan plan(spec, h.comm(), block);
+    plan.execute(send.data(), recv.data());
+    if (plan.direct()) plan.prepare_pull();  // its second window
+    check(plan.name() + " uniform", before, plan.scratch_bytes());
+  }
+  const a2a::VectorLayout layout = a2a::test::vector_layout("random", procs, rank, block, false);
+  send.resize(layout.send_extent() + 1);
+  recv.resize(layout.recv_extent() + 1);
+  for (const std::string& spec : vector_specs(procs)) {
+    {
+      const long long before = g_live_bytes.load();
+      a2a::Plan plan(spec, h.comm(), layout);
+      plan.execute(send.data(), recv.data());
+      check(plan.name() + " fixed vector", before, plan.scratch_bytes());
+    }
+    const long long before = g_live_bytes.load();
+    a2a::VectorExchange exchange(spec, h.comm());
+    exchange.execute(send.data(), recv.data(), layout);
+    check(exchange.name() + " per call", before, exchange.scratch_bytes());
+  }
 }
 
 void run(Harness& h) {
@@ -177,6 +265,7 @@ int main(int argc, char** argv) {
   {
     Harness h("test_alloc");
     run(h);
+    check_scratch(h);
     code = h.finish();
   }
   MPI_Finalize();

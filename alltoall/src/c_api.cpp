@@ -218,6 +218,9 @@ size_t a2a_plan_send_extent(a2a_plan plan) {
 size_t a2a_plan_recv_extent(a2a_plan plan) {
   return plan != nullptr ? plan->plan.recv_extent() : 0;
 }
+size_t a2a_plan_scratch_bytes(a2a_plan plan) {
+  return plan != nullptr ? plan->plan.scratch_bytes() : 0;
+}
 
 int a2a_plan_free(a2a_plan* plan) {
   return guarded([&] {

@@ -129,6 +129,10 @@ std::string VectorExchange::label() const {
 const Counters& VectorExchange::counters() const {
   return live().counters;
 }
+std::size_t VectorExchange::scratch_bytes() const {
+  const detail::ExchangeState& s = live();
+  return s.impl->scratch_bytes() + s.incoming.capacity() * sizeof(std::size_t);
+}
 
 detail::PlanState& Plan::live() const {
   if (!state_)
@@ -221,6 +225,9 @@ std::size_t Plan::send_extent() const {
 }
 std::size_t Plan::recv_extent() const {
   return live().recv_extent;
+}
+std::size_t Plan::scratch_bytes() const {
+  return live().impl->scratch_bytes();
 }
 
 }  // namespace a2a

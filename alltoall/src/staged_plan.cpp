@@ -63,6 +63,9 @@ class StagedPlan final : public PlanImpl {
   bool overlaps() const override { return inner_->overlaps(); }
   std::string delegate_name() const override { return inner_->delegate_name(); }
   std::string delegate_label() const override { return inner_->delegate_label(); }
+  std::size_t scratch_bytes() const override {
+    return send_stage_.capacity() + recv_stage_.capacity() + inner_->scratch_bytes();
+  }
 
  private:
   // The send buffer the inner plan reads: the caller's, or its blocks packed peer after peer.

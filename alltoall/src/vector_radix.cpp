@@ -516,6 +516,7 @@ class VectorRadixPlan final : public PlanImpl {
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
     exchange_.run_planned(send, recv).add_to(c);
   }
+  std::size_t scratch_bytes() const override { return exchange_.scratch_bytes(); }
 
  private:
   VectorRadixExchange exchange_;
@@ -540,6 +541,7 @@ class VectorRadixPerCall final : public ExchangeImpl {
     }
     exchange_.run(input_.data(), output_.data()).add_to(c);
   }
+  std::size_t scratch_bytes() const override { return exchange_.scratch_bytes(); }
 
  private:
   std::size_t rank_, procs_;

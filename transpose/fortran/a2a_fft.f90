@@ -52,7 +52,7 @@ module a2a_fft
 
   public :: a2a_fft_options_default, a2a_fft_create, a2a_fft_forward, a2a_fft_backward, &
             a2a_fft_free, a2a_fft_describe, a2a_fft_input_elements, a2a_fft_output_elements, &
-            a2a_fft_slab_box, a2a_fft_pencil_box
+            a2a_fft_memory_bytes, a2a_fft_slab_box, a2a_fft_pencil_box
 
   interface
     subroutine c_options_default(o) bind(c, name="a2a_fft_options_default")
@@ -103,6 +103,11 @@ module a2a_fft
       import :: c_ptr, c_int64_t
       type(c_ptr), value :: fft
       integer(c_int64_t) :: n
+    end function
+    function c_memory_bytes(fft) bind(c, name="a2a_fft_memory_bytes") result(n)
+      import :: c_ptr, c_size_t
+      type(c_ptr), value :: fft
+      integer(c_size_t) :: n
     end function
     function c_slab_box(n, axis, procs, rank, box) bind(c, name="a2a_fft_slab_box_along") &
         result(code)
@@ -193,6 +198,12 @@ contains
   integer(c_int64_t) function a2a_fft_output_elements(fft)
     type(a2a_fft_plan), intent(in) :: fft
     a2a_fft_output_elements = c_output_elements(fft%handle)
+  end function
+
+  ! Bytes the plan holds on this rank besides your arrays: work arrays, the exchanges' buffers.
+  integer(c_size_t) function a2a_fft_memory_bytes(fft)
+    type(a2a_fft_plan), intent(in) :: fft
+    a2a_fft_memory_bytes = c_memory_bytes(fft%handle)
   end function
 
   ! Rank `rank`'s slab of grid n (split along axis 0, or `axis`: 0, 1 or 2 in C order).

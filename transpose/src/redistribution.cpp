@@ -476,6 +476,19 @@ void Redistribution::share_buffers(const std::shared_ptr<ExchangeBuffers>& share
   buffers_ = shared;
 }
 
+std::size_t Redistribution::held_bytes(const std::vector<const Redistribution*>& group) {
+  std::vector<const ExchangeBuffers*> counted;
+  std::size_t bytes = 0;
+  for (const Redistribution* r : group) {
+    bytes += r->plan_.scratch_bytes();
+    const ExchangeBuffers* b = r->buffers_.get();
+    if (std::find(counted.begin(), counted.end(), b) != counted.end()) continue;
+    counted.push_back(b);
+    bytes += b->areas[0].capacity() + b->areas[1].capacity();
+  }
+  return bytes;
+}
+
 void Redistribution::start(const void* in, void* out) {
   require_input("a2a::Redistribution::start", in);
   require_output("a2a::Redistribution::start", out);

@@ -80,6 +80,9 @@ int a2a_plan_counters(a2a_plan plan, a2a_counters* counters);
 /* Bytes the send and receive buffers must span. */
 size_t a2a_plan_send_extent(a2a_plan plan);
 size_t a2a_plan_recv_extent(a2a_plan plan);
+/* Bytes the plan holds on this rank besides the caller's buffers (its backend's work and
+ * staging arrays, its part of shared-memory windows); 0 for a null plan. */
+size_t a2a_plan_scratch_bytes(a2a_plan plan);
 /* Frees the plan (not collective) and sets *plan to NULL; a NULL plan is fine. */
 int a2a_plan_free(a2a_plan* plan);
 

@@ -116,6 +116,9 @@ class PlanImpl {
   // A plan that delegates (auto) names what it delegates to; "" keeps the spec's name.
   virtual std::string delegate_name() const { return {}; }
   virtual std::string delegate_label() const { return {}; }
+  // Bytes of exchange data it holds on this rank besides the caller's buffers (Plan::
+  // scratch_bytes): work and staging arrays, and this rank's part of shared-memory windows.
+  virtual std::size_t scratch_bytes() const { return 0; }
 };
 
 // Per-peer byte counts and displacements of one call (MPI_Alltoallv's arguments, in bytes).
@@ -148,6 +151,8 @@ class ExchangeImpl {
   // What a selecting exchange (auto, random_auto) ran last; "" for the others.
   virtual std::string delegate_name() const { return {}; }
   virtual std::string delegate_label() const { return {}; }
+  // As PlanImpl's: what it holds now (scratch that grows on demand counts once grown).
+  virtual std::size_t scratch_bytes() const { return 0; }
 };
 
 // A fixed-layout plan over a per-call exchange: the layout is kept and handed to every call.
@@ -166,6 +171,7 @@ class FixedLayoutPlan final : public PlanImpl {
   bool overlaps() const override { return exchange_->overlaps(); }
   std::string delegate_name() const override { return exchange_->delegate_name(); }
   std::string delegate_label() const override { return exchange_->delegate_label(); }
+  std::size_t scratch_bytes() const override { return exchange_->scratch_bytes(); }
 
  private:
   std::unique_ptr<ExchangeImpl> exchange_;

@@ -127,6 +127,11 @@ class Plan {
   const Counters& counters() const;  // of the last execute() on this rank
   std::size_t send_extent() const;
   std::size_t recv_extent() const;
+  // Bytes of exchange data the plan holds on this rank besides the caller's buffers, for as
+  // long as it lives: the backend's work and staging arrays, and this rank's part of its
+  // shared-memory windows (a pull area once prepare_pull() made one). Not its schedules (a few
+  // words per peer) nor what the MPI library allocates inside its own calls (`mpi`).
+  std::size_t scratch_bytes() const;
 
  private:
   std::unique_ptr<detail::PlanState> state_;
@@ -168,6 +173,8 @@ class VectorExchange {
   std::string name() const;
   std::string label() const;
   const Counters& counters() const;  // of the last execute() on this rank
+  // As Plan::scratch_bytes, now: scratch grows with the largest call so far and is kept.
+  std::size_t scratch_bytes() const;
 
  private:
   std::unique_ptr<detail::ExchangeState> state_;

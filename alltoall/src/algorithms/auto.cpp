@@ -304,6 +304,12 @@ class AutoExchange final : public ExchangeImpl {
     const std::string inner = last_->impl->delegate_label();
     return inner.empty() ? last_->label : last_->label + "->" + inner;
   }
+  std::size_t scratch_bytes() const override {
+    std::size_t bytes = 0;
+    for (const auto& [backend, state] : chosen_)
+      bytes += state->impl->scratch_bytes();
+    return bytes;
+  }
 
  private:
   MPI_Comm comm_;

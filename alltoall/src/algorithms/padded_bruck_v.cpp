@@ -82,6 +82,7 @@ class Padded {
     }
     if (!mismatch.empty()) throw Error(mismatch);
   }
+  std::size_t scratch_bytes() const { return work_.capacity() + exchange_.scratch_bytes(); }
 
  private:
   std::string length_mismatch(std::size_t src, std::size_t sent, std::size_t expected) const {
@@ -103,6 +104,7 @@ class PaddedPlan final : public PlanImpl {
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
     engine_.run(send, recv, LayoutView::of(layout_), padded_, c);
   }
+  std::size_t scratch_bytes() const override { return engine_.scratch_bytes(); }
 
  private:
   std::size_t padded_;
@@ -117,6 +119,7 @@ class PaddedExchange final : public ExchangeImpl {
   void execute(const std::byte* send, std::byte* recv, const LayoutView& l, Counters& c) override {
     engine_.run(send, recv, l, global_max_count(comm_, l.send_counts, procs_), c);
   }
+  std::size_t scratch_bytes() const override { return engine_.scratch_bytes(); }
 
  private:
   MPI_Comm comm_;

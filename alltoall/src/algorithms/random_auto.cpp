@@ -130,6 +130,12 @@ class RandomAutoExchange final : public ExchangeImpl {
   }
   std::string delegate_name() const override { return last_ ? last_->name : std::string(); }
   std::string delegate_label() const override { return last_ ? last_->label : std::string(); }
+  std::size_t scratch_bytes() const override {
+    std::size_t bytes = 0;
+    for (const auto& state : chosen_)
+      if (state) bytes += state->impl->scratch_bytes();
+    return bytes;
+  }
 
  private:
   Context ctx_;

@@ -136,6 +136,9 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
     return sources_[static_cast<std::size_t>(peer)];
   }
   void end_pull(Counters&) override { send_areas_->fence(); }
+  std::size_t scratch_bytes() const override {
+    return areas_.size(rank_) + (send_areas_ ? send_areas_->size(rank_) : 0);
+  }
 
  private:
   MPI_Comm comm_;
@@ -229,6 +232,7 @@ class SharedWindowExchange final : public ExchangeImpl {
     }
     if (!mismatch.empty()) throw Error(mismatch);
   }
+  std::size_t scratch_bytes() const override { return areas_.size(rank_); }
 
  private:
   static std::string describe(int from, std::size_t to, std::size_t sent, std::size_t expected) {

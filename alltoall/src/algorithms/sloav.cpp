@@ -35,6 +35,9 @@ class SloavOrLinear final : public ExchangeImpl {
   }
   std::string delegate_name() const override { return used_linear_ ? "linear" : ""; }
   std::string delegate_label() const override { return delegate_name(); }
+  std::size_t scratch_bytes() const override {
+    return sloav_->scratch_bytes() + linear_->scratch_bytes();
+  }
 
  private:
   MPI_Comm comm_;

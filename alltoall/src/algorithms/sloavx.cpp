@@ -93,6 +93,11 @@ class Sloavx {
   }
 
  protected:
+  // The leader holds the node's windows and the leaders' engine; the others, nothing large.
+  std::size_t held_bytes() const {
+    if (local_ != 0) return 0;
+    return gather_.capacity() + scatter_.capacity() + leaders_->scratch_bytes();
+  }
   std::size_t span(std::size_t child) const { return std::min(child & (~child + 1), q_ - child); }
 
   // Rows of `width` words for every rank of the subtree, own row first: the children's rows
@@ -299,6 +304,7 @@ class SloavxPlan final : public PlanImpl, private Sloavx {
     scatter_.sync();
     read_out(recv, l, read_at_.data());
   }
+  std::size_t scratch_bytes() const override { return held_bytes(); }
 
  private:
   VectorLayout layout_;
@@ -385,6 +391,7 @@ class SloavxExchange final : public ExchangeImpl, private Sloavx {
           "the counts (mismatched Alltoallv counts; this rank's blocks are zero-filled)");
     }
   }
+  std::size_t scratch_bytes() const override { return held_bytes(); }
 
  private:
   std::size_t up_width() const { return procs_ + n_; }

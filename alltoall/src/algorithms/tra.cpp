@@ -48,6 +48,9 @@ class TraPlan final : public PlanImpl {
       std::memcpy(recv + j * b, work_.data() + ((p + n - j) % n) * b, b);
     }
   }
+  std::size_t scratch_bytes() const override {
+    return work_.capacity() + exchange_.scratch_bytes();
+  }
 
  private:
   std::size_t rank_, procs_, block_;

@@ -78,6 +78,10 @@ class Tra2Plan final : public PlanImpl {
     c.blocks_sent += intra.elements * N + inter.elements * Q;
     c.bytes_sent += intra.bytes + inter.bytes;
   }
+  std::size_t scratch_bytes() const override {
+    return work_intra_.capacity() + work_inter_.capacity() + intra_.scratch_bytes() +
+           inter_.scratch_bytes();
+  }
 
  private:
   NodeTopology topology_;

@@ -39,6 +39,7 @@ class ModifiedTraPlan final : public PlanImpl {
     }
     exchange_.run(recv).add_to(c);
   }
+  std::size_t scratch_bytes() const override { return exchange_.scratch_bytes(); }
 
  private:
   std::size_t rank_, procs_, block_;

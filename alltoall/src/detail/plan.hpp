@@ -67,6 +67,7 @@ class DelegatePlan final : public PlanImpl {
   SingleCopy* single_copy() override { return chosen_->impl->single_copy(); }
   std::string delegate_name() const override { return chosen_->name; }
   std::string delegate_label() const override { return chosen_->label; }
+  std::size_t scratch_bytes() const override { return chosen_->impl->scratch_bytes(); }
 
  private:
   std::unique_ptr<PlanState> chosen_;

@@ -67,6 +67,7 @@ class RadixExchange {
   RadixSent run(std::byte* work) { return run(work, element_); }
   // With another element size (per-call padding): staging grows on demand and is kept.
   RadixSent run(std::byte* work, std::size_t element_bytes);
+  std::size_t scratch_bytes() const { return send_tmp_.capacity() + recv_tmp_.capacity(); }
 
  private:
   void reserve(std::size_t element_bytes);

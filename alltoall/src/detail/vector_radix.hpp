@@ -63,6 +63,10 @@ class VectorRadixExchange {
   void plan(const std::size_t* input_offsets, const std::size_t* input_bytes,
             const std::size_t* output_offsets, const std::size_t* output_bytes);
   RadixSent run_planned(const std::byte* send_base, std::byte* recv_base);
+  std::size_t scratch_bytes() const {
+    return arena_.capacity() + overflow_.capacity() + send_msg_.capacity() +
+           recv_msg_.capacity() + send_stage_.capacity() + recv_stage_.capacity();
+  }
 
  private:
   enum class Where : unsigned char { input, arena, overflow, output };

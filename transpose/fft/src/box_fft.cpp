@@ -1078,6 +1078,19 @@ std::size_t BoxFft<Real>::workspace_bytes() const {
   return 2 * impl_->buffer_bytes;
 }
 template <typename Real>
+std::size_t BoxFft<Real>::memory_bytes() const {
+  const Impl& m = *impl_;
+  std::size_t bytes = (m.work.capacity() + m.input_copy.capacity()) * sizeof(Complex);
+  if (m.per_field) return bytes + m.per_field->memory_bytes();
+  if (m.tuned) return bytes + m.tuned->memory_bytes();
+  for (const auto& columns : m.column_ffts)
+    if (columns) bytes += columns->scratch_bytes();
+  std::vector<const Redistribution*> exchanges;
+  for (const auto& exchange : m.exchanges)
+    exchanges.push_back(exchange.get());
+  return bytes + Redistribution::held_bytes(exchanges);
+}
+template <typename Real>
 std::string BoxFft<Real>::describe() const {
   return impl_->description;
 }

@@ -179,6 +179,9 @@ int a2a_fft_complex_output(a2a_fft fft) {
 size_t a2a_fft_workspace_bytes(a2a_fft fft) {
   return query(fft, [](auto& p) { return p.workspace_bytes(); });
 }
+size_t a2a_fft_memory_bytes(a2a_fft fft) {
+  return query(fft, [](auto& p) { return p.memory_bytes(); });
+}
 
 const char* a2a_fft_describe(a2a_fft fft) {
   return fft != nullptr ? fft->description.c_str() : nullptr;

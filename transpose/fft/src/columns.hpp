@@ -103,6 +103,13 @@ class ColumnFfts {
   ColumnFfts(const ColumnFfts&) = delete;
   std::int64_t way() const { return way_; }
   std::string name() const { return name(way_); }
+  // The panels' scratch it keeps (every way planned: the timed candidates' too).
+  std::size_t scratch_bytes() const {
+    std::size_t bytes = 0;
+    for (const auto& [w, p] : plans_)
+      bytes += p.scratch.capacity() * sizeof(Complex);
+    return bytes;
+  }
   static std::string name(std::int64_t way) {
     return way == strided ? "strided" : "panels of " + std::to_string(way);
   }

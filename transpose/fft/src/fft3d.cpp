@@ -1175,6 +1175,20 @@ void Fft3d<Real>::c2r_planes(Real* out, const PlaneOf& plane_of) {
 }
 
 template <typename Real>
+std::size_t Fft3d<Real>::memory_bytes() const {
+  std::size_t bytes = (work0_.capacity() + work1_.capacity() + plane_scratch_.capacity() +
+                       natural_work_.capacity()) *
+                          sizeof(Complex) +
+                      real_work_.capacity() * sizeof(Real);
+  for (const auto* columns : {x_forward_.get(), x_backward_.get()})
+    if (columns != nullptr) bytes += columns->scratch_bytes();
+  for (const auto* planes :
+       {entry_planes_.get(), exit_planes_.get(), x_planes_forward_.get(), x_planes_backward_.get()})
+    if (planes != nullptr) bytes += planes->scratch_bytes();
+  return bytes + Redistribution::held_bytes(transposes());
+}
+
+template <typename Real>
 std::string Fft3d<Real>::local_transforms() const {
   std::string s;
   const char* backward = push_backward_ ? " pushed" : fused_backward_ ? " fused" : "";

@@ -217,6 +217,7 @@ class PlaneFfts {
     return "?";
   }
 
+  std::size_t scratch_bytes() const { return scratch_.capacity() * sizeof(Complex); }
   // Whether the chosen way runs a plane at a time, so that run_scatter and run_gather do the
   // same work less one pass over memory.
   bool fusable() const {

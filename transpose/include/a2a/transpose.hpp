@@ -114,6 +114,10 @@ class Redistribution {
   void share_buffers(const std::shared_ptr<ExchangeBuffers>& shared);
   // Bytes of its own buffers (or, where shared, of the shared ones) it holds now.
   std::size_t buffer_bytes() const { return buffers_->areas[0].size() + buffers_->areas[1].size(); }
+  // What a group of redistributions (a transform's) holds on this rank besides the caller's
+  // arrays: their buffers, those they share counted once, and their plans' scratch
+  // (Plan::scratch_bytes: a backend's work arrays, this rank's part of shared windows).
+  static std::size_t held_bytes(const std::vector<const Redistribution*>& group);
   // The send buffer that pack() fills, for callers that fill it themselves (fusing the pack
   // with their own pass over the data) and hand it to exchange(): peer q's piece, the part
   // of `in` inside q's output box (global indices), starts send_offset(q) bytes in, row-major

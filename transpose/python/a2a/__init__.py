@@ -107,6 +107,7 @@ _plan_label = _declare(_lib, "a2a_plan_label", _cp, [_vp])
 _plan_counters = _declare(_lib, "a2a_plan_counters", _c_int, [_vp, ctypes.POINTER(_Counters)])
 _plan_send_extent = _declare(_lib, "a2a_plan_send_extent", ctypes.c_size_t, [_vp])
 _plan_recv_extent = _declare(_lib, "a2a_plan_recv_extent", ctypes.c_size_t, [_vp])
+_plan_scratch = _declare(_lib, "a2a_plan_scratch_bytes", ctypes.c_size_t, [_vp])
 _plan_free = _declare(_lib, "a2a_plan_free", _c_int, [ctypes.POINTER(_vp)])
 _exchange_create = _declare(_lib, "a2a_exchange_create_f", _c_int,
                             [_cp, _c_int, ctypes.POINTER(_vp)])
@@ -327,6 +328,11 @@ class Plan(_Handle):
     def recv_extent(self):
         return _plan_recv_extent(self._handle)
 
+    @property
+    def scratch_bytes(self):
+        """Bytes the plan holds on this rank besides your buffers (its backend's)."""
+        return _plan_scratch(self._handle)
+
 
 
 class VectorExchange(_Handle):
@@ -501,6 +507,7 @@ if _flib is not None:
     _fft_backward = _declare(_flib, "a2a_fft_backward", _c_int, [_vp, _vp, _vp, _c_int, _vp])
     _fft_describe = _declare(_flib, "a2a_fft_describe", _cp, [_vp])
     _fft_workspace = _declare(_flib, "a2a_fft_workspace_bytes", ctypes.c_size_t, [_vp])
+    _fft_memory = _declare(_flib, "a2a_fft_memory_bytes", ctypes.c_size_t, [_vp])
     _fft_free = _declare(_flib, "a2a_fft_free", _c_int, [ctypes.POINTER(_vp)])
     _fft_slab = _declare(_flib, "a2a_fft_slab_box_along", _c_int,
                          [ctypes.c_int64 * 3, _c_int, _c_int, _c_int, ctypes.POINTER(_Box)])
@@ -676,3 +683,9 @@ class Fft(_Handle):
     @property
     def workspace_bytes(self):
         return int(_fft_workspace(self._handle))
+
+    @property
+    def memory_bytes(self):
+        """Bytes the plan holds on this rank besides your arrays: its work arrays, the
+        exchanges' buffers, their backends' scratch and shared-memory windows."""
+        return int(_fft_memory(self._handle))

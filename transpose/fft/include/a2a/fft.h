@@ -94,6 +94,9 @@ int64_t a2a_fft_output_elements(a2a_fft fft);
 int a2a_fft_complex_input(a2a_fft fft);
 int a2a_fft_complex_output(a2a_fft fft);
 size_t a2a_fft_workspace_bytes(a2a_fft fft);
+/* Bytes the plan holds on this rank besides the caller's arrays and workspace: its work arrays
+ * (none with external_workspace), the exchanges' buffers, scratch and shared windows. */
+size_t a2a_fft_memory_bytes(a2a_fft fft);
 /* The steps and the backend of each reshape, in words. */
 const char* a2a_fft_describe(a2a_fft fft);
 int a2a_fft_free(a2a_fft* fft);

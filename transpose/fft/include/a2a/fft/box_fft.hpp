@@ -121,6 +121,11 @@ class BoxFft {
   // The work arrays' bytes (external_workspace: the caller's, the plan keeping none). Not the
   // exchanges' own buffers, which the plan keeps besides (docs/fft.md).
   std::size_t workspace_bytes() const;
+  // Bytes the plan holds on this rank besides the caller's arrays (and the caller's workspace):
+  // its work arrays, unless external_workspace, the exchanges' buffers and their backends'
+  // scratch and shared-memory windows. Not FFTW's plans (their twiddles: lines, not boxes),
+  // nor what the MPI library allocates itself. Local; it may differ between ranks.
+  std::size_t memory_bytes() const;
   // What the plan does, in order: each reshape (the backend that runs it) and each transform.
   std::string describe() const;
 

@@ -117,6 +117,9 @@ class Fft3d {
   // "planes per_plane fused/in_place_then_copy fused, x y-planes copy_then_in_place/whole" (a
   // slab) or "x strided/panels of 64" (a pencil), forward/backward; "" where nothing was chosen.
   std::string local_transforms() const;
+  // Bytes it holds on this rank besides the caller's arrays: work arrays and scratch, the
+  // transposes' buffers and their backends' (Redistribution::held_bytes). Not FFTW's plans.
+  std::size_t memory_bytes() const;
 
   // The transposes' three phases summed over every call since reset_phases(), this rank:
   // seconds, and the bytes packed (read from the array into the send buffer), sent, and
