@@ -12,8 +12,10 @@
 // every plan's scratch_bytes() is checked against what making and running it really took.
 #include <malloc.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <utility>
@@ -23,6 +25,10 @@
 #include "a2a/registry.hpp"
 #include "a2a/transpose.hpp"
 #include "checks.hpp"
+#ifdef A2A_TEST_FFT
+#include "a2a/fft/aligned.hpp"
+#include "a2a/fft/box_fft.hpp"
+#endif
 
 namespace {
 std::atomic<long> g_allocations{0};
@@ -77,9 +83,26 @@ void* operator new(std::size_t n) {
 void* operator new[](std::size_t n) {
   return ::operator new(n);
 }
+// Aligned blocks count the bytes asked for: glibc's aligned_alloc of a large block maps the
+// alignment's worth more, which nobody touches. The block's start and size lie before it.
 void* operator new(std::size_t n, std::align_val_t a) {
-  const auto align = static_cast<std::size_t>(a);
-  return counted(std::aligned_alloc(align, (n + align - 1) / align * align));
+  const auto align = std::max(static_cast<std::size_t>(a), 2 * sizeof(std::size_t));
+  auto* raw = static_cast<std::byte*>(std::malloc(n + align + 2 * sizeof(std::size_t)));
+  if (raw == nullptr) throw std::bad_alloc();
+  const auto at =
+      (reinterpret_cast<std::uintptr_t>(raw) + 2 * sizeof(std::size_t) + align - 1) / align * align;
+  auto* header = reinterpret_cast<std::size_t*>(at) - 2;
+  header[0] = reinterpret_cast<std::uintptr_t>(raw);
+  header[1] = n;
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
+  g_live_bytes += static_cast<long long>(n);
+  return reinterpret_cast<void*>(at);
+}
+void release_aligned(void* p) {
+  if (p == nullptr) return;
+  const auto* header = static_cast<const std::size_t*>(p) - 2;
+  g_live_bytes -= static_cast<long long>(header[1]);
+  std::free(reinterpret_cast<void*>(header[0]));
 }
 void* operator new[](std::size_t n, std::align_val_t a) {
   return ::operator new(n, a);
@@ -97,16 +120,16 @@ void operator delete[](void* p, std::size_t) noexcept {
   release(p);
 }
 void operator delete(void* p, std::align_val_t) noexcept {
-  release(p);
+  release_aligned(p);
 }
 void operator delete[](void* p, std::align_val_t) noexcept {
-  release(p);
+  release_aligned(p);
 }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
-  release(p);
+  release_aligned(p);
 }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
-  release(p);
+  release_aligned(p);
 }
 
 namespace {
@@ -191,6 +214,101 @@ void check_scratch(Harness& h) {
   }
 }
 
+#ifdef A2A_TEST_FFT
+// BoxFft: forward and backward allocate nothing, and memory_bytes() is what making the plan and
+// running it took on this rank (its arrays are C++ allocations; FFTW's plans are not, and are
+// not in memory_bytes() either), on each of its paths: the general one with a packing, a radix
+// and the single-copy backend, the caller's workspace, r2c, real kinds, batches, the tuned one.
+void check_fft_memory(Harness& h) {
+  using a2a::fft::Kind;
+  const int procs = h.procs(), rank = h.rank();
+  const std::array<std::int64_t, 3> n{48, 40, 36};
+  struct Case {
+    std::string name;
+    void (*change)(a2a::fft::BoxOptions&, int procs, int rank);
+  };
+  const std::vector<Case> cases = {
+      {"slabs to x-pencils, pairwise", [](auto& o, int, int) { o.backend = "pairwise"; }},
+      {"slabs to x-pencils, tra", [](auto& o, int, int) { o.backend = "tra_v"; }},
+      {"slabs to x-pencils, auto", [](auto&, int, int) {}},
+      {"external workspace",
+       [](auto& o, int, int) {
+         o.external_workspace = true;
+         o.backend = "pairwise";
+       }},
+      {"r2c",
+       [](auto& o, int p, int r) {
+         o.r2c = true;
+         o.out = a2a::fft::pencil_box(a2a::fft::r2c_grid(o.n), 0, p, r);
+       }},
+      {"dct2, dst3, dft",
+       [](auto& o, int, int) {
+         o.kinds = {Kind::dct2, Kind::dst3, Kind::dft};
+       }},
+      {"batch of 3, interleaved", [](auto& o, int, int) { o.batch = 3; }},
+      {"batch of 3, contiguous",
+       [](auto& o, int, int) {
+         o.batch = 3;
+         o.batch_layout = a2a::fft::BatchLayout::contiguous;
+       }},
+      {"the tuned slab",
+       [](auto& o, int p, int r) {
+         o.out = a2a::fft::slab_box(o.n, p, r, 1);
+         o.out_order = {1, 0, 2};
+       }},
+  };
+  for (const Case& c : cases) {
+    a2a::fft::BoxOptions o;
+    o.n = n;
+    o.in = a2a::fft::slab_box(n, procs, rank);
+    o.out = a2a::fft::pencil_box(n, 0, procs, rank);
+    c.change(o, procs, rank);
+    // The arrays first, at the plan's sizes (a plan made only to learn them).
+    std::size_t in_bytes = 0, out_bytes = 0, workspace_bytes = 0;
+    {
+      const a2a::fft::BoxFft<double> sizes(h.comm(), o);
+      in_bytes = sizes.input_elements() * (sizes.complex_input() ? 16 : 8);
+      out_bytes = sizes.output_elements() * (sizes.complex_output() ? 16 : 8);
+      workspace_bytes = o.external_workspace ? sizes.workspace_bytes() : 0;
+    }
+    a2a::fft::AlignedVector<double> in(std::max<std::size_t>(in_bytes / 8, 1), 0.5),
+        out(std::max<std::size_t>(out_bytes / 8, 1)),
+        workspace(std::max<std::size_t>(workspace_bytes / 8, 1));
+    void* ws = o.external_workspace ? workspace.data() : nullptr;
+    const long long before = g_live_bytes.load();
+    a2a::fft::BoxFft<double> fft(h.comm(), o);
+    auto round_trip = [&] {
+      auto* cin = reinterpret_cast<std::complex<double>*>(in.data());
+      auto* cout = reinterpret_cast<std::complex<double>*>(out.data());
+      if (fft.complex_input()) {
+        fft.forward(cin, cout, a2a::fft::Scaling::none, ws);
+        fft.backward(cout, cin, a2a::fft::Scaling::full, ws);
+      } else if (fft.complex_output()) {
+        fft.forward(in.data(), cout, a2a::fft::Scaling::none, ws);
+        fft.backward(cout, in.data(), a2a::fft::Scaling::full, ws);
+      } else {
+        fft.forward(in.data(), out.data(), a2a::fft::Scaling::none, ws);
+        fft.backward(out.data(), in.data(), a2a::fft::Scaling::full, ws);
+      }
+    };
+    round_trip();
+    const long long took = g_live_bytes.load() - before;
+    const auto memory = static_cast<long long>(fft.memory_bytes());
+    // Besides: the boxes of every rank, the plan's steps, the description, DCT twiddles.
+    const long long slack = 65536 + 2048LL * procs;
+    h.expect(memory <= took + 64 && took <= memory + slack,
+             "BoxFft " + c.name + " (" + fft.describe() + "): memory_bytes() " +
+                 std::to_string(memory) + ", took " + std::to_string(took) + " bytes");
+    const long n_calls = allocations_in([&] {
+      for (int i = 0; i < 2; ++i)
+        round_trip();
+    });
+    h.expect(n_calls == 0, "BoxFft " + c.name + ": " + std::to_string(n_calls) +
+                               " allocations in forward and backward");
+  }
+}
+#endif
+
 void run(Harness& h) {
   const int procs = h.procs(), rank = h.rank();
   const auto P = static_cast<std::size_t>(procs);
@@ -244,7 +362,7 @@ void run(Harness& h) {
                     {10, a2a::block_start(12, procs, rank + 1), 14}};
   const a2a::Box out{{0, 0, a2a::block_start(14, procs, rank)},
                      {10, 12, a2a::block_start(14, procs, rank + 1)}};
-  for (const char* backend : {"mpi", "sloav", "tra_v", "pairwise"}) {
+  for (const char* backend : {"mpi", "sloav", "tra_v", "pairwise", "auto"}) {
     a2a::Redistribution r(h.comm(), in, out, 16, backend);
     std::vector<std::byte> a(static_cast<std::size_t>(in.count()) * 16),
         b(static_cast<std::size_t>(out.count()) * 16);
@@ -266,6 +384,9 @@ int main(int argc, char** argv) {
     Harness h("test_alloc");
     run(h);
     check_scratch(h);
+#ifdef A2A_TEST_FFT
+    check_fft_memory(h);
+#endif
     code = h.finish();
   }
   MPI_Finalize();

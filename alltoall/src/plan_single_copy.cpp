@@ -24,19 +24,20 @@ using Phase = detail::PlanState::Phase;
 
 // The plan's shared memory for a single-copy call, checked: the plan is single-copy, and
 // `phase` is what is in progress (idle for the calls that begin one). Peer, where given, is
-// in range.
+// in range. The messages are made only for an error: direct_target runs once per peer and call,
+// and allocates nothing.
 detail::SingleCopy& single_copy(detail::PlanState& s, const char* call, Phase phase, int peer = 0) {
   detail::SingleCopy* shared = s.impl->single_copy();
-  const std::string what = std::string("a2a::Plan::") + call + ": ";
-  detail::require_alive(*s.owner, ("a2a::Plan::" + std::string(call)).c_str());
-  if (shared == nullptr) throw Error(what + "'" + s.name + "' is not single-copy");
+  const auto what = [call] { return std::string("a2a::Plan::") + call; };
+  if (!s.owner->alive) detail::require_alive(*s.owner, what().c_str());
+  if (shared == nullptr) throw Error(what() + ": '" + s.name + "' is not single-copy");
   if (s.phase != phase) {
-    throw Error(what + (phase == Phase::idle   ? "an exchange is in progress"
-                        : phase == Phase::push ? "no begin_direct()"
-                                               : "no begin_pull()"));
+    throw Error(what() + (phase == Phase::idle   ? ": an exchange is in progress"
+                          : phase == Phase::push ? ": no begin_direct()"
+                                                 : ": no begin_pull()"));
   }
   if (peer < 0 || peer >= s.procs)
-    throw Error(what + "peer " + std::to_string(peer) + " out of range");
+    throw Error(what() + ": peer " + std::to_string(peer) + " out of range");
   return *shared;
 }
 

@@ -114,6 +114,10 @@ a2a_add_mpi_test(vector.split_messages.P3 3 COMMAND $<TARGET_FILE:test_vector>
 # scratch has grown (operator new replaced in the test binary).
 a2a_test_executable(test_alloc)
 target_link_libraries(test_alloc PRIVATE a2a::transpose)
+if(TARGET a2a::fft)  # and BoxFft's memory_bytes() and calls
+  target_link_libraries(test_alloc PRIVATE a2a::fft)
+  target_compile_definitions(test_alloc PRIVATE A2A_TEST_FFT)
+endif()
 foreach(ranks 1 3 4)
   a2a_add_mpi_test(alloc.execute_allocates_nothing.P${ranks} ${ranks}
                    COMMAND $<TARGET_FILE:test_alloc> TIMEOUT 300)

@@ -64,8 +64,8 @@ class VectorRadixExchange {
             const std::size_t* output_offsets, const std::size_t* output_bytes);
   RadixSent run_planned(const std::byte* send_base, std::byte* recv_base);
   std::size_t scratch_bytes() const {
-    return arena_.capacity() + overflow_.capacity() + send_msg_.capacity() +
-           recv_msg_.capacity() + send_stage_.capacity() + recv_stage_.capacity();
+    return arena_.capacity() + overflow_.capacity() + send_msg_.capacity() + recv_msg_.capacity() +
+           send_stage_.capacity() + recv_stage_.capacity();
   }
 
  private:

@@ -1080,7 +1080,7 @@ std::size_t BoxFft<Real>::workspace_bytes() const {
 template <typename Real>
 std::size_t BoxFft<Real>::memory_bytes() const {
   const Impl& m = *impl_;
-  std::size_t bytes = (m.work.capacity() + m.input_copy.capacity()) * sizeof(Complex);
+  std::size_t bytes = held_bytes(m.work) + held_bytes(m.input_copy);
   if (m.per_field) return bytes + m.per_field->memory_bytes();
   if (m.tuned) return bytes + m.tuned->memory_bytes();
   for (const auto& columns : m.column_ffts)

@@ -107,7 +107,7 @@ class ColumnFfts {
   std::size_t scratch_bytes() const {
     std::size_t bytes = 0;
     for (const auto& [w, p] : plans_)
-      bytes += p.scratch.capacity() * sizeof(Complex);
+      bytes += held_bytes(p.scratch);
     return bytes;
   }
   static std::string name(std::int64_t way) {

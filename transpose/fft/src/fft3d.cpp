@@ -1176,10 +1176,8 @@ void Fft3d<Real>::c2r_planes(Real* out, const PlaneOf& plane_of) {
 
 template <typename Real>
 std::size_t Fft3d<Real>::memory_bytes() const {
-  std::size_t bytes = (work0_.capacity() + work1_.capacity() + plane_scratch_.capacity() +
-                       natural_work_.capacity()) *
-                          sizeof(Complex) +
-                      real_work_.capacity() * sizeof(Real);
+  std::size_t bytes = held_bytes(work0_) + held_bytes(work1_) + held_bytes(plane_scratch_) +
+                      held_bytes(natural_work_) + held_bytes(real_work_);
   for (const auto* columns : {x_forward_.get(), x_backward_.get()})
     if (columns != nullptr) bytes += columns->scratch_bytes();
   for (const auto* planes :

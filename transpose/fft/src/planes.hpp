@@ -217,7 +217,7 @@ class PlaneFfts {
     return "?";
   }
 
-  std::size_t scratch_bytes() const { return scratch_.capacity() * sizeof(Complex); }
+  std::size_t scratch_bytes() const { return held_bytes(scratch_); }
   // Whether the chosen way runs a plane at a time, so that run_scatter and run_gather do the
   // same work less one pass over memory.
   bool fusable() const {

@@ -15,14 +15,26 @@
 
 namespace a2a::fft {
 
+// Through C++'s aligned operator new (a program that counts its allocations sees these).
+inline constexpr std::size_t huge_block = std::size_t{2} << 20;
+inline std::size_t alignment_for(std::size_t bytes) {
+  return bytes < huge_block ? 64 : huge_block;
+}
+// What a block of `bytes` takes: whole 2 MiB pages from 2 MiB on (each may become one huge
+// page of memory once touched).
+inline std::size_t rounded_block(std::size_t bytes) {
+  const std::size_t align = alignment_for(bytes);
+  return (std::max<std::size_t>(bytes, 1) + align - 1) / align * align;
+}
 inline void* allocate_aligned(std::size_t bytes) {
-  constexpr std::size_t huge = std::size_t{2} << 20;
-  const std::size_t align = bytes < huge ? 64 : huge;
-  const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + align - 1) / align * align;
-  void* p = std::aligned_alloc(align, rounded);
-  if (p == nullptr) throw std::bad_alloc();
-  if (align == huge) madvise(p, rounded, MADV_HUGEPAGE);  // advice: its failure is harmless
+  const std::size_t align = alignment_for(bytes);
+  const std::size_t rounded = rounded_block(bytes);
+  void* p = ::operator new (rounded, std::align_val_t{align});
+  if (align == huge_block) madvise(p, rounded, MADV_HUGEPAGE);  // advice: its failure is harmless
   return p;
+}
+inline void free_aligned(void* p, std::size_t bytes) {
+  ::operator delete (p, std::align_val_t{alignment_for(bytes)});
 }
 
 template <typename T>
@@ -32,7 +44,7 @@ struct AlignedAllocator {
   template <typename U>
   AlignedAllocator(const AlignedAllocator<U>&) {}
   T* allocate(std::size_t n) { return static_cast<T*>(allocate_aligned(n * sizeof(T))); }
-  void deallocate(T* p, std::size_t) { std::free(p); }
+  void deallocate(T* p, std::size_t n) { free_aligned(p, n * sizeof(T)); }
   template <typename U>
   bool operator==(const AlignedAllocator<U>&) const {
     return true;
@@ -41,5 +53,11 @@ struct AlignedAllocator {
 
 template <typename T>
 using AlignedVector = std::vector<T, AlignedAllocator<T>>;
+
+// The bytes an aligned vector's block takes (0 where it holds none).
+template <typename T>
+std::size_t held_bytes(const AlignedVector<T>& v) {
+  return v.capacity() == 0 ? 0 : rounded_block(v.capacity() * sizeof(T));
+}
 
 }  // namespace a2a::fft
