@@ -98,7 +98,14 @@ y = fft.forward(part(data[..., None], a2a.slab_box(n, P, me), "interleaved")[...
 want = np.transpose(part(np.fft.fftn(data)[..., None], y_slab, "interleaved")[..., 0], (1, 0, 2))
 expect(y.shape == want.shape and np.abs(y - want).max(initial=0) < 1e-10,
        "out_order (1, 0, 2): FFTW-MPI's transposed layout")
+# The plan keeps its work arrays (no external workspace from Python) and more.
+expect(isinstance(fft.memory_bytes, int) and fft.memory_bytes >= fft.workspace_bytes > 0,
+       f"memory_bytes {fft.memory_bytes} holds workspace_bytes {fft.workspace_bytes}")
 fft.close()
+# TRA's work array: P blocks (the paper's W), kept by the plan.
+with a2a.Plan("tra", comm, 1000) as plan:
+    expect(plan.scratch_bytes >= (1000 * P if P > 1 else 0),
+           f"tra's scratch_bytes {plan.scratch_bytes} holds its {P} blocks")
 
 # r2c in place in FFTW's padded rows: one array, the spectrum over the real input.
 n = (6, 5, 8)
