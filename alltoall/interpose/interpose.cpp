@@ -203,9 +203,23 @@ void announce(CommState& st, MPI_Comm comm, const char* op, const std::string& n
   say(comm, std::string(op) + " on " + std::to_string(st.procs) + " ranks: " + name);
 }
 
-// a2a errors inside a call go to the communicator's error handler with the class MPI would
-// have raised (a count mismatch is MPI_ERR_TRUNCATE), and are returned where the handler
-// returns (MPI_ERRORS_RETURN): the default handler aborts the job, the message printed first.
+// An error of this call goes to the communicator's error handler with MPI's error class
+// `code`, and is returned where the handler returns (MPI_ERRORS_RETURN): the default handler
+// aborts the job, the message printed first.
+int raise(MPI_Comm comm, const char* op, int code, const char* message) {
+  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+  PMPI_Comm_get_errhandler(comm, &handler);
+  const bool returns = handler == MPI_ERRORS_RETURN;
+  if (handler != MPI_ERRHANDLER_NULL) PMPI_Errhandler_free(&handler);
+  if (!returns || settings().verbose) {
+    std::fprintf(stderr, "a2a-interpose: %s on rank %d: %s\n", op, rank_of(comm), message);
+  }
+  PMPI_Comm_call_errhandler(comm, code);
+  return code;
+}
+
+// a2a errors inside a call, with the class MPI would have raised (a count mismatch is
+// MPI_ERR_TRUNCATE).
 int report(MPI_Comm comm, const char* op, const std::exception& e) {
   int code = MPI_ERR_OTHER;
   if (const auto* error = dynamic_cast<const a2a::Error*>(&e)) {
@@ -214,15 +228,20 @@ int report(MPI_Comm comm, const char* op, const std::exception& e) {
   } else if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) {
     code = MPI_ERR_NO_MEM;
   }
-  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
-  PMPI_Comm_get_errhandler(comm, &handler);
-  const bool returns = handler == MPI_ERRORS_RETURN;
-  if (handler != MPI_ERRHANDLER_NULL) PMPI_Errhandler_free(&handler);
-  if (!returns || settings().verbose) {
-    std::fprintf(stderr, "a2a-interpose: %s on rank %d: %s\n", op, rank_of(comm), e.what());
-  }
-  PMPI_Comm_call_errhandler(comm, code);
-  return code;
+  return raise(comm, op, code, e.what());
+}
+
+// A NULL buffer (not MPI_IN_PLACE) where this rank has `bytes` to send or receive, of a type
+// whose data is not at absolute addresses (as it is from MPI_BOTTOM, its offsets made by
+// MPI_Get_address): MPI_ERR_BUFFER, this rank's error, before it sends anything, as an MPI
+// library that checks its arguments reports it (without the check Open MPI dereferences it).
+int null_buffer(MPI_Comm comm, const char* op, const char* side, std::size_t bytes) {
+  const std::string message = std::string("the ") + side + " buffer is NULL where this rank has " +
+                              std::to_string(bytes) + " bytes of it";
+  return raise(comm, op, MPI_ERR_BUFFER, message.c_str());
+}
+bool null_with_data(const void* buf, const TypeShape& shape, std::size_t bytes) {
+  return buf == nullptr && shape.true_lb == 0 && bytes > 0;
 }
 
 // Arguments MPI itself must reject (a null communicator or datatype, null count arrays):
@@ -296,6 +315,10 @@ int interposed_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   const std::size_t total = bytes * static_cast<std::size_t>(st.procs);
+  if (!in_place && null_with_data(sendbuf, stype, total))
+    return null_buffer(comm, "MPI_Alltoall", "send", total);
+  if (null_with_data(recvbuf, rt, total))
+    return null_buffer(comm, "MPI_Alltoall", "receive", total);
   const auto t0 = std::chrono::steady_clock::now();
   try {
     // Send side: the caller's bytes in place, or staged (in place, or a type that is not
@@ -403,6 +426,15 @@ int interposed_alltoallv(const void* sendbuf, const int sendcounts[], const int 
   }
   const TypeShape rt = type_shape(recvtype);
   const TypeShape stype = in_place ? rt : type_shape(sendtype);
+  std::size_t to_send = 0, to_receive = 0;
+  for (int i = 0; i < st.procs; ++i) {
+    to_send += static_cast<std::size_t>(counts[i]) * stype.size;
+    to_receive += static_cast<std::size_t>(recvcounts[i]) * rt.size;
+  }
+  if (!in_place && null_with_data(sendbuf, stype, to_send))
+    return null_buffer(comm, "MPI_Alltoallv", "send", to_send);
+  if (null_with_data(recvbuf, rt, to_receive))
+    return null_buffer(comm, "MPI_Alltoallv", "receive", to_receive);
   const auto t0 = std::chrono::steady_clock::now();
   std::size_t sent = 0;
   try {
