@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <utility>
 #include <vector>
@@ -91,16 +92,17 @@ void* operator new(std::size_t n, std::align_val_t a) {
   if (raw == nullptr) throw std::bad_alloc();
   const auto at =
       (reinterpret_cast<std::uintptr_t>(raw) + 2 * sizeof(std::size_t) + align - 1) / align * align;
-  auto* header = reinterpret_cast<std::size_t*>(at) - 2;
-  header[0] = reinterpret_cast<std::uintptr_t>(raw);
-  header[1] = n;
+  const std::size_t header[2] = {reinterpret_cast<std::uintptr_t>(raw), n};
+  std::memcpy(reinterpret_cast<void*>(at - sizeof header), header, sizeof header);
   if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
   g_live_bytes += static_cast<long long>(n);
   return reinterpret_cast<void*>(at);
 }
 void release_aligned(void* p) {
   if (p == nullptr) return;
-  const auto* header = static_cast<const std::size_t*>(p) - 2;
+  std::size_t header[2];
+  std::memcpy(header, reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(p) - sizeof header),
+              sizeof header);
   g_live_bytes -= static_cast<long long>(header[1]);
   std::free(reinterpret_cast<void*>(header[0]));
 }

@@ -84,6 +84,8 @@ void check_pair(a2a::test::Harness& h, MPI_Comm comm, const Box& in, const Box& 
   h.expect(back.pulls() == (single_copy && (direct_receive || ranks_of(comm) == 1)),
            what + " " + backend + ": the way back pulls only where its pieces lie in order");
   if (back.pulls()) {
+    h.expect(back.input_window() == nullptr, what + " " + backend + ": no window before asked");
+    back.prepare_pull();
     if (void* window = back.input_window(); window != nullptr) {
       std::copy(result.begin(), result.end(), static_cast<std::complex<T>*>(window));
     }

@@ -223,10 +223,14 @@ Redistribution::Redistribution(MPI_Comm comm, const Box& in, const Box& out, con
   // Pull where the whole input array is the send layout, on every rank.
   int whole = in_.intersect(within) == in_ && send_in_order_;
   MPI_Allreduce(MPI_IN_PLACE, &whole, 1, MPI_INT, MPI_LAND, comm);
-  if (whole) {
-    plan_.prepare_pull();
-    pulls_ = true;
-  }
+  pulls_ = whole != 0;  // its window only where asked for: it is as large as the input
+}
+
+void Redistribution::prepare_pull() {
+  if (!pulls_) throw Error("a2a::Redistribution::prepare_pull: this one cannot pull (pulls())");
+  if (pull_ready_) return;
+  plan_.prepare_pull();
+  pull_ready_ = true;
 }
 
 // True when every piece already sits in the array where the packed buffer would hold it: each
@@ -371,7 +375,7 @@ const std::byte* Redistribution::execute_direct(const void* in, void* out, bool 
 }
 
 void Redistribution::execute_from_window(void* out) {
-  if (!pulls_) throw Error("a2a::Redistribution::execute_from_window: no input_window() here");
+  if (!pull_ready_) throw Error("a2a::Redistribution::execute_from_window: no prepare_pull()");
   require_output("a2a::Redistribution::execute_from_window", out);  // the input: the window
   const double t0 = MPI_Wtime();
   plan_.begin_pull();
@@ -414,7 +418,7 @@ const void* Redistribution::end_fill(void* out) {
 }
 
 void Redistribution::begin_read() {
-  if (!pulls_) throw Error("a2a::Redistribution::begin_read: no input_window() here");
+  if (!pull_ready_) throw Error("a2a::Redistribution::begin_read: no prepare_pull()");
   const double t0 = MPI_Wtime();
   plan_.begin_pull();
   times_.exchange_s += MPI_Wtime() - t0;

@@ -93,6 +93,12 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   MPI_Comm_split(comm, plan.column, plan.row, &col_);
   MPI_Comm_rank(col_, &col_rank_);
   make_steps(plan);
+  // The way back may read its pieces from the peers' input windows (backward_to_z, the fused
+  // runs): made here, collectively, where the backend can.
+  if (!xy_.local) {
+    for (Redistribution& r : xy_.parts)
+      if (r.pulls()) r.prepare_pull();
+  }
   // The local ways timed at plan time are remembered with the wisdom (ways.hpp), by this key.
   ways_key_ = ways_key<Real>(o);
   forced_planes_way_ = o.planes_way;

@@ -95,11 +95,14 @@ class Redistribution {
   const void* execute_in_window(const void* in, void* out);
   // The input array in shared memory, where a single-copy backend lets every peer read its
   // pieces straight from it (they lie in the input in rank order: a y -> x transpose's way
-  // back, without chunks): fill it (in_box() elements, row-major) instead of an array of
-  // your own and call execute_from_window(out). One pass: the unpack reads the peers' memory.
-  // nullptr where this is not available (the same on every rank).
-  void* input_window() { return pulls_ ? plan_.pull_area() : nullptr; }
-  bool pulls() const { return pulls_; }  // the same on every rank (input_window may be empty)
+  // back, without chunks; pulls() says where, the same on every rank): prepare_pull()
+  // (collective, once: it allocates the window, in_box() elements), then fill input_window()
+  // (row-major) instead of an array of your own and call execute_from_window(out). One pass:
+  // the unpack reads the peers' memory. input_window() is nullptr before prepare_pull(), where
+  // this rank's input box is empty, and where pulls() is false.
+  bool pulls() const { return pulls_; }
+  void prepare_pull();
+  void* input_window() { return pull_ready_ ? plan_.pull_area() : nullptr; }
   void execute_from_window(void* out);
   // execute() in two steps (Plan::start/finish): start() packs and begins the exchange,
   // finish() completes it and unpacks. In between the caller may work on other memory; the
@@ -223,7 +226,8 @@ class Redistribution {
   bool send_in_order_ = false, recv_in_order_ = false;
   // Where execute() uses the arrays as the exchange's buffers (in order, not single-copy).
   bool send_is_input_ = false, recv_is_output_ = false;
-  bool pulls_ = false;  // input_window() is available
+  bool pulls_ = false;       // input_window() can be had (prepare_pull)
+  bool pull_ready_ = false;  // prepare_pull() made it
   // Its send and receive buffers (empty on an in-place side), or shared ones; the receive
   // buffer is area recv_area_, the send buffer the other.
   std::shared_ptr<ExchangeBuffers> buffers_;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdlib>
+#include <limits>
 #include <new>
 #include <vector>
 
@@ -27,6 +28,7 @@ inline std::size_t rounded_block(std::size_t bytes) {
   return (std::max<std::size_t>(bytes, 1) + align - 1) / align * align;
 }
 inline void* allocate_aligned(std::size_t bytes) {
+  if (bytes > std::numeric_limits<std::size_t>::max() / 4) throw std::bad_alloc();
   const std::size_t align = alignment_for(bytes);
   const std::size_t rounded = rounded_block(bytes);
   void* p = ::operator new (rounded, std::align_val_t{align});
