@@ -139,6 +139,9 @@ std::vector<Fft3dEntry<Real>> make_entries(MPI_Comm comm, const Fft3dExperiment&
     FftSeries& s = result.series.emplace_back();
     s.label = spec;
     s.planning_s = planning_seconds(comm, [&] { x.fft = std::make_unique<Fft3d<Real>>(comm, o); });
+    auto memory = static_cast<unsigned long long>(x.fft->memory_bytes());
+    MPI_Allreduce(MPI_IN_PLACE, &memory, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+    s.plan_memory_bytes = memory;
     s.backend = x.fft->backends();
     s.local_transforms = x.fft->local_transforms();
     x.arrays = std::make_unique<TimedArrays<Real>>(*x.fft, o, planewave, e.in_place);
@@ -347,6 +350,7 @@ void put_series(nlohmann::json& rec, const FftSeries& s, double bound, double fl
   rec["relative_error"] = s.relative_error;
   rec["error_bound"] = bound;
   rec["planning_s"] = s.planning_s;
+  if (s.plan_memory_bytes > 0) rec["plan_memory_bytes"] = s.plan_memory_bytes;
   const stats::Summary sum = stats::summarize(s.total_us);
   put_summary(rec, sum);
   rec["gflops"] = flops / (sum.median * 1e-6) / 1e9;

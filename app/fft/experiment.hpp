@@ -50,7 +50,8 @@ struct FftSeries {
   // spectrum. Unset (check "skipped") when not checked.
   bool checked = false;
   double relative_error = 0;
-  double planning_s = 0;  // making the plans, slowest rank
+  double planning_s = 0;              // making the plans, slowest rank
+  std::size_t plan_memory_bytes = 0;  // 3D a2a: the plan's memory_bytes(), the largest rank's
   // Per timed call, the slowest rank's: the whole call, its transposes, its local FFTs (us).
   std::vector<double> total_us, transpose_us, compute_us;
   TransposeRates rates;  // 3D a2a series
