@@ -206,7 +206,7 @@ void announce(CommState& st, MPI_Comm comm, const char* op, const std::string& n
 // An error of this call goes to the communicator's error handler with MPI's error class
 // `code`, and is returned where the handler returns (MPI_ERRORS_RETURN): the default handler
 // aborts the job, the message printed first.
-int raise(MPI_Comm comm, const char* op, int code, const char* message) {
+int raise_error(MPI_Comm comm, const char* op, int code, const char* message) {
   MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
   PMPI_Comm_get_errhandler(comm, &handler);
   const bool returns = handler == MPI_ERRORS_RETURN;
@@ -228,20 +228,19 @@ int report(MPI_Comm comm, const char* op, const std::exception& e) {
   } else if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) {
     code = MPI_ERR_NO_MEM;
   }
-  return raise(comm, op, code, e.what());
+  return raise_error(comm, op, code, e.what());
 }
 
 // A NULL buffer (not MPI_IN_PLACE) where this rank has `bytes` to send or receive, of a type
 // whose data is not at absolute addresses (as it is from MPI_BOTTOM, its offsets made by
 // MPI_Get_address): MPI_ERR_BUFFER, this rank's error, before it sends anything, as an MPI
 // library that checks its arguments reports it (without the check Open MPI dereferences it).
-int null_buffer(MPI_Comm comm, const char* op, const char* side, std::size_t bytes) {
-  const std::string message = std::string("the ") + side + " buffer is NULL where this rank has " +
-                              std::to_string(bytes) + " bytes of it";
-  return raise(comm, op, MPI_ERR_BUFFER, message.c_str());
-}
-bool null_with_data(const void* buf, const TypeShape& shape, std::size_t bytes) {
-  return buf == nullptr && shape.true_lb == 0 && bytes > 0;
+// MPI_SUCCESS where the buffer is fine.
+int refuse_null(MPI_Comm comm, const char* op, const char* name, const void* buf,
+                const TypeShape& shape, std::size_t bytes) {
+  if (shape.true_lb != 0) return MPI_SUCCESS;
+  const std::string problem = a2a::missing_data(name, buf, bytes);
+  return problem.empty() ? MPI_SUCCESS : raise_error(comm, op, MPI_ERR_BUFFER, problem.c_str());
 }
 
 // Arguments MPI itself must reject (a null communicator or datatype, null count arrays):
@@ -315,10 +314,12 @@ int interposed_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   const std::size_t total = bytes * static_cast<std::size_t>(st.procs);
-  if (!in_place && null_with_data(sendbuf, stype, total))
-    return null_buffer(comm, "MPI_Alltoall", "send", total);
-  if (null_with_data(recvbuf, rt, total))
-    return null_buffer(comm, "MPI_Alltoall", "receive", total);
+  if (!in_place) {
+    if (int code = refuse_null(comm, "MPI_Alltoall", "send buffer", sendbuf, stype, total))
+      return code;
+  }
+  if (int code = refuse_null(comm, "MPI_Alltoall", "receive buffer", recvbuf, rt, total))
+    return code;
   const auto t0 = std::chrono::steady_clock::now();
   try {
     // Send side: the caller's bytes in place, or staged (in place, or a type that is not
@@ -426,17 +427,8 @@ int interposed_alltoallv(const void* sendbuf, const int sendcounts[], const int 
   }
   const TypeShape rt = type_shape(recvtype);
   const TypeShape stype = in_place ? rt : type_shape(sendtype);
-  std::size_t to_send = 0, to_receive = 0;
-  for (int i = 0; i < st.procs; ++i) {
-    to_send += static_cast<std::size_t>(counts[i]) * stype.size;
-    to_receive += static_cast<std::size_t>(recvcounts[i]) * rt.size;
-  }
-  if (!in_place && null_with_data(sendbuf, stype, to_send))
-    return null_buffer(comm, "MPI_Alltoallv", "send", to_send);
-  if (null_with_data(recvbuf, rt, to_receive))
-    return null_buffer(comm, "MPI_Alltoallv", "receive", to_receive);
   const auto t0 = std::chrono::steady_clock::now();
-  std::size_t sent = 0;
+  std::size_t sent = 0, received = 0;
   try {
     const bool recv_in_place =
         byte_layout(recvcounts, rdispls, rt, st.procs, st.recv_counts, st.recv_displs);
@@ -444,6 +436,14 @@ int interposed_alltoallv(const void* sendbuf, const int sendcounts[], const int 
         byte_layout(counts, displs, stype, st.procs, st.send_counts, st.send_displs) && !in_place;
     for (std::size_t c : st.send_counts)
       sent += c;
+    for (std::size_t c : st.recv_counts)
+      received += c;
+    if (!in_place) {
+      if (int code = refuse_null(comm, "MPI_Alltoallv", "send buffer", sendbuf, stype, sent))
+        return code;
+    }
+    if (int code = refuse_null(comm, "MPI_Alltoallv", "receive buffer", recvbuf, rt, received))
+      return code;
     const std::byte* send = static_cast<const std::byte*>(from) + stype.true_lb;
     if (!send_in_place) {
       // Staged peer after peer: plain bytes copied, other types packed.
@@ -463,9 +463,6 @@ int interposed_alltoallv(const void* sendbuf, const int sendcounts[], const int 
                          static_cast<std::byte*>(recvbuf) + rt.true_lb, st.recv_counts.data(),
                          st.recv_displs.data());
     } else {
-      std::size_t received = 0;
-      for (std::size_t c : st.recv_counts)
-        received += c;
       grow(st.stage_recv, received);
       st.vector->execute(send, st.send_counts.data(), st.send_displs.data(), st.stage_recv.data(),
                          st.recv_counts.data(), st.recv_displs.data());

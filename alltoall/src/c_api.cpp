@@ -14,7 +14,6 @@
 #include "a2a/model.hpp"
 #include "a2a/registry.hpp"
 #include "detail/messages.hpp"
-#include "detail/plan.hpp"
 
 struct a2a_plan_s {
   a2a::Plan plan;
@@ -253,12 +252,6 @@ int a2a_exchange_execute(a2a_exchange exchange, const void* send, const size_t* 
     need(send_displs, "send_displs");
     need(recv_counts, "recv_counts");
     need(recv_displs, "recv_displs");
-    // (A NULL buffer is checked here, not in VectorExchange: the interposer's MPI_BOTTOM.)
-    const auto procs = static_cast<std::size_t>(exchange->exchange.procs());
-    a2a::require_data("a2a_exchange_execute", "send buffer", send,
-                      a2a::detail::extent_of(send_counts, send_displs, procs));
-    a2a::require_data("a2a_exchange_execute", "receive buffer", recv,
-                      a2a::detail::extent_of(recv_counts, recv_displs, procs));
     exchange->exchange.execute(send, send_counts, send_displs, recv, recv_counts, recv_displs);
   });
 }

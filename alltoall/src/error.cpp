@@ -20,10 +20,15 @@ const char* to_string(ErrorKind kind) {
   return "internal";
 }
 
+std::string missing_data(const char* name, const void* data, std::size_t bytes) {
+  if (data != nullptr || bytes == 0) return {};
+  return std::string("the ") + name + " is NULL where this rank has " + std::to_string(bytes) +
+         " bytes of it";
+}
+
 void require_data(const char* what, const char* name, const void* data, std::size_t bytes) {
-  if (data != nullptr || bytes == 0) return;
-  throw Error(std::string(what) + ": the " + name + " is NULL where this rank has " +
-              std::to_string(bytes) + " bytes of it");
+  const std::string problem = missing_data(name, data, bytes);  // "" allocates nothing
+  if (!problem.empty()) throw Error(std::string(what) + ": " + problem);
 }
 
 void throw_error(ErrorKind kind, const std::string& what) {

@@ -34,15 +34,14 @@ VectorLayout VectorLayout::uniform(int procs, std::size_t block_bytes) {
   return layout;
 }
 
-namespace detail {
-std::size_t extent_of(const std::size_t* counts, const std::size_t* displs, std::size_t n) {
+// The bytes a buffer must span for n blocks of counts[i] bytes at displs[i].
+static std::size_t extent_of(const std::size_t* counts, const std::size_t* displs, std::size_t n) {
   std::size_t extent = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (counts[i] > 0) extent = std::max(extent, displs[i] + counts[i]);
   }
   return extent;
 }
-}  // namespace detail
 
 // A NULL buffer where this rank's layout has bytes (not for plans over MPI datatypes, whose NULL
 // is MPI_BOTTOM with the displacements as addresses).
@@ -54,10 +53,10 @@ static void require_buffers(const detail::PlanState& s, const char* what, const 
 }
 
 std::size_t VectorLayout::send_extent() const {
-  return detail::extent_of(send_counts.data(), send_displs.data(), send_counts.size());
+  return extent_of(send_counts.data(), send_displs.data(), send_counts.size());
 }
 std::size_t VectorLayout::recv_extent() const {
-  return detail::extent_of(recv_counts.data(), recv_displs.data(), recv_counts.size());
+  return extent_of(recv_counts.data(), recv_displs.data(), recv_counts.size());
 }
 
 VectorExchange::VectorExchange(std::string_view spec, MPI_Comm comm)
@@ -80,6 +79,16 @@ void VectorExchange::execute(const void* send, const std::size_t* send_counts,
       !error.empty()) {
     throw Error("a2a::VectorExchange::execute: " + error);  // this rank's arguments
   }
+  // A NULL buffer where this rank has bytes (the extent only then: the call's usual path adds no
+  // pass over the counts). MPI_BOTTOM with absolute addresses never comes here as NULL: the
+  // interposer hands over the type's true lower bound (and refuses a NULL of a relative type).
+  const auto n = static_cast<std::size_t>(s.procs);
+  if (send == nullptr)
+    require_data("a2a::VectorExchange::execute", "send buffer", send,
+                 extent_of(send_counts, send_displs, n));
+  if (recv == nullptr)
+    require_data("a2a::VectorExchange::execute", "receive buffer", recv,
+                 extent_of(recv_counts, recv_displs, n));
   if (s.check_counts) {
     // What each peer sends here must be what this rank expects: one Alltoall of the counts.
     static_assert(sizeof(unsigned long long) == sizeof(std::size_t));

@@ -24,20 +24,19 @@ using Phase = detail::PlanState::Phase;
 
 // The plan's shared memory for a single-copy call, checked: the plan is single-copy, and
 // `phase` is what is in progress (idle for the calls that begin one). Peer, where given, is
-// in range. The messages are made only for an error: direct_target runs once per peer and call,
-// and allocates nothing.
+// in range. `call` is the call's full name; no string is made but for an error (direct_target
+// runs once per peer and exchange).
 detail::SingleCopy& single_copy(detail::PlanState& s, const char* call, Phase phase, int peer = 0) {
   detail::SingleCopy* shared = s.impl->single_copy();
-  const auto what = [call] { return std::string("a2a::Plan::") + call; };
-  if (!s.owner->alive) detail::require_alive(*s.owner, what().c_str());
-  if (shared == nullptr) throw Error(what() + ": '" + s.name + "' is not single-copy");
+  detail::require_alive(*s.owner, call);
+  if (shared == nullptr) throw Error(std::string(call) + ": '" + s.name + "' is not single-copy");
   if (s.phase != phase) {
-    throw Error(what() + (phase == Phase::idle   ? ": an exchange is in progress"
-                          : phase == Phase::push ? ": no begin_direct()"
-                                                 : ": no begin_pull()"));
+    throw Error(std::string(call) + (phase == Phase::idle   ? ": an exchange is in progress"
+                                     : phase == Phase::push ? ": no begin_direct()"
+                                                            : ": no begin_pull()"));
   }
   if (peer < 0 || peer >= s.procs)
-    throw Error(what() + ": peer " + std::to_string(peer) + " out of range");
+    throw Error(std::string(call) + ": peer " + std::to_string(peer) + " out of range");
   return *shared;
 }
 
@@ -48,28 +47,28 @@ bool Plan::direct() const {
 }
 
 void Plan::begin_direct(bool peers_have_read) {
-  detail::SingleCopy& shared = single_copy(live(), "begin_direct", Phase::idle);
+  detail::SingleCopy& shared = single_copy(live(), "a2a::Plan::begin_direct", Phase::idle);
   live().counters = Counters{};
   shared.begin_direct(live().counters, peers_have_read);
   live().phase = Phase::push;
 }
 
 std::byte* Plan::direct_target(int peer) {
-  return single_copy(live(), "direct_target", Phase::push, peer).direct_target(peer);
+  return single_copy(live(), "a2a::Plan::direct_target", Phase::push, peer).direct_target(peer);
 }
 
 const std::byte* Plan::end_direct() {
-  detail::SingleCopy& shared = single_copy(live(), "end_direct", Phase::push);
+  detail::SingleCopy& shared = single_copy(live(), "a2a::Plan::end_direct", Phase::push);
   live().phase = Phase::idle;
   return shared.end_direct(live().counters);
 }
 
 void Plan::prepare_pull() {
-  single_copy(live(), "prepare_pull", Phase::idle).prepare_pull();
+  single_copy(live(), "a2a::Plan::prepare_pull", Phase::idle).prepare_pull();
 }
 
 std::byte* Plan::pull_area() {
-  std::byte* area = single_copy(live(), "pull_area", Phase::idle).pull_area();
+  std::byte* area = single_copy(live(), "a2a::Plan::pull_area", Phase::idle).pull_area();
   if (area == nullptr && live().send_extent > 0) {
     throw Error("a2a::Plan::pull_area: no prepare_pull()");
   }
@@ -77,18 +76,18 @@ std::byte* Plan::pull_area() {
 }
 
 void Plan::begin_pull() {
-  detail::SingleCopy& shared = single_copy(live(), "begin_pull", Phase::idle);
+  detail::SingleCopy& shared = single_copy(live(), "a2a::Plan::begin_pull", Phase::idle);
   live().counters = Counters{};
   shared.begin_pull(live().counters);
   live().phase = Phase::pull;
 }
 
 const std::byte* Plan::pull_source(int peer) {
-  return single_copy(live(), "pull_source", Phase::pull, peer).pull_source(peer);
+  return single_copy(live(), "a2a::Plan::pull_source", Phase::pull, peer).pull_source(peer);
 }
 
 void Plan::end_pull() {
-  detail::SingleCopy& shared = single_copy(live(), "end_pull", Phase::pull);
+  detail::SingleCopy& shared = single_copy(live(), "a2a::Plan::end_pull", Phase::pull);
   live().phase = Phase::idle;
   shared.end_pull(live().counters);
 }

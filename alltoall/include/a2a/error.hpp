@@ -48,5 +48,7 @@ class SpecError : public Error {
 // on its own rank, before it communicates, as MPI's own check of its arguments gives, instead of
 // a crash. `what` names the call, `name` the array ("send buffer", "input array").
 void require_data(const char* what, const char* name, const void* data, std::size_t bytes);
+// The same check, its problem in words ("the send buffer is NULL where ..."), "" where none.
+std::string missing_data(const char* name, const void* data, std::size_t bytes);
 
 }  // namespace a2a

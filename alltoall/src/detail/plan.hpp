@@ -89,9 +89,6 @@ std::size_t global_max_count(MPI_Comm comm, const std::size_t* counts, int procs
 // The same over a fixed layout's send counts (ctx.layout, collective over ctx.comm).
 std::size_t global_max_count(const Context& ctx);
 
-// The bytes a buffer must span for n blocks of counts[i] bytes at displs[i].
-std::size_t extent_of(const std::size_t* counts, const std::size_t* displs, std::size_t n);
-
 // Counts and displacements whose sums do not fit: a block past the end of memory (a count of
 // (size_t)-1, a negative number through an unsigned type). "" when every block ends below 2^63.
 std::string check_extents(const std::size_t* sc, const std::size_t* sd, const std::size_t* rc,
