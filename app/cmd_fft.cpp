@@ -94,9 +94,8 @@ void print_ours(const Session& session, const Settings& s, const Fft3dExperiment
                                ? ", a first run: wisdom saved to " + wisdom.file()
                                : std::string(", wisdom not saved (see the warning above)");
   std::printf(
-      "  planning: %.3f s (FFTW %s%s), the plan holds %.1f MiB a rank (largest)%s%s\n",
-      ours.planning_s, s.fftw_plan.c_str(), kept.c_str(),
-      static_cast<double>(ours.plan_memory_bytes) / (1 << 20),
+      "  planning: %.3f s (FFTW %s%s), the plan holds %s a rank (largest)%s%s\n", ours.planning_s,
+      s.fftw_plan.c_str(), kept.c_str(), bytes_text(ours.plan_memory_bytes).c_str(),
       ours.local_transforms.empty() ? "" : "; local transforms: ", ours.local_transforms.c_str());
   std::printf(
       "  forward+backward: median %.1f us (95%% CI %.1f-%.1f), transposes %.1f us, "

@@ -157,10 +157,14 @@ void add_variants(std::vector<std::string>& specs, a2a::Kind kind, int procs) {
   }
 }
 
+// Every entry (and its window=all) that applies to this placement: across hosts the one-node
+// ones (shared_window) do not (the registry's needs_one_node).
 std::vector<std::string> uniform_specs(int procs) {
   std::vector<std::string> specs;
   for (const auto& info : a2a::registry()) {
-    if (!info.supports(a2a::Kind::uniform)) continue;
+    if (!info.supports(a2a::Kind::uniform) ||
+        a2a::check_applicable(info.name, MPI_COMM_WORLD, a2a::Kind::uniform, 8))
+      continue;
     specs.push_back(info.name);
     if (info.param("window") != nullptr) specs.push_back(info.name + ":window=all");
   }
@@ -169,7 +173,9 @@ std::vector<std::string> uniform_specs(int procs) {
 }
 
 std::vector<std::string> vector_specs(int procs) {
-  std::vector<std::string> specs = a2a::algorithm_names(a2a::Kind::vector);
+  std::vector<std::string> specs;
+  for (const std::string& name : a2a::algorithm_names(a2a::Kind::vector))
+    if (!a2a::check_applicable(name, MPI_COMM_WORLD, a2a::Kind::vector, 0)) specs.push_back(name);
   add_variants(specs, a2a::Kind::vector, procs);
   return specs;
 }

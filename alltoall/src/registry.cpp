@@ -186,10 +186,15 @@ std::optional<std::string> check_applicable(const std::string& spec, MPI_Comm co
   }
   // Node-aware backends on the real placement (q=node): the nodes must hold equal runs of
   // consecutive ranks, which only the placement itself can tell (collective).
-  if (error.empty() && ctx.algorithm->param("q") != nullptr && ctx.raw("q") == "node") {
-    const NodeTopology topology(comm);
+  const bool detect =
+      error.empty() && ctx.algorithm->param("q") != nullptr && ctx.raw("q") == "node";
+  if (detect || (error.empty() && ctx.algorithm->needs_shared_nodes)) {
+    const NodeTopology topology(comm, detect ? 0 : std::stoi(ctx.resolved_value("q")));
     if (!topology.uniform()) {
       error = "backend '" + ctx.algorithm->name + "': not applicable: " + topology.problem();
+    } else if (ctx.algorithm->needs_shared_nodes) {
+      if (const std::string why = shared_nodes_refusal(topology, comm); !why.empty())
+        error = "backend '" + ctx.algorithm->name + "': not applicable: " + why;
     }
   }
   if (error.empty()) return std::nullopt;

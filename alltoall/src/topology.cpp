@@ -16,6 +16,17 @@ int ranks_sharing_memory(MPI_Comm comm) {
   return sharing;
 }
 
+std::string shared_nodes_refusal(const NodeTopology& topology, MPI_Comm comm) {
+  MPI_Comm shared = MPI_COMM_NULL;
+  MPI_Comm_split_type(topology.node_comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared);
+  int shared_size = 0;
+  MPI_Comm_size(shared, &shared_size);
+  MPI_Comm_free(&shared);
+  int all_shared = shared_size == topology.ranks_per_node();
+  MPI_Allreduce(MPI_IN_PLACE, &all_shared, 1, MPI_INT, MPI_LAND, comm);
+  return all_shared != 0 ? "" : "the ranks of an (emulated) node do not share memory";
+}
+
 std::string one_node_refusal(MPI_Comm comm) {
   int procs = 1;
   MPI_Comm_size(comm, &procs);

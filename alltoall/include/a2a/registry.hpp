@@ -57,6 +57,8 @@ struct AlgorithmInfo {
   std::string summary;
   // Runs only where every rank of the communicator shares one node's memory (shared_window).
   bool needs_one_node = false;
+  // Runs only where the ranks of each of its (emulated, `q`) nodes share memory (sloavx).
+  bool needs_shared_nodes = false;
 
   // Resolves and range-checks the parameters for this context and throws SpecError if the
   // algorithm cannot serve it. Local: no communication happens here.
@@ -139,8 +141,8 @@ std::vector<int> tuning_node_sizes(int procs);
 
 // Whether a spec can be planned for (comm, kind) without throwing: the reason if not. Used by
 // `a2a bench --algorithms all` to skip inapplicable entries. Local, no communication, except
-// for an algorithm that needs_one_node or detects its nodes (q=node): then collective over
-// comm (the placement is read with MPI_Comm_split_type).
+// for an algorithm that needs_one_node, needs_shared_nodes or detects its nodes (q=node): then
+// collective over comm (the placement is read with MPI_Comm_split_type).
 std::optional<std::string> check_applicable(const std::string& spec, MPI_Comm comm, Kind kind,
                                             std::size_t block_bytes);
 

@@ -24,6 +24,11 @@ int ranks_sharing_memory(MPI_Comm comm);
 // implement MPI_Win_sync) and would take no simulated time anyway.
 std::string one_node_refusal(MPI_Comm comm);
 
+class NodeTopology;
+// Collective over comm (the topology's): why the nodes cannot serve an algorithm that needs each
+// node's ranks to share memory (an emulated node spanning real nodes does not), or "".
+std::string shared_nodes_refusal(const NodeTopology& topology, MPI_Comm comm);
+
 class NodeTopology {
  public:
   // Collective over comm. ranks_per_node = 0 detects the real placement; q > 0 emulates nodes

@@ -429,18 +429,11 @@ class SloavxExchange final : public ExchangeImpl, private Sloavx {
   std::size_t partitions_at_ = 0;
 };
 
-// The node topology for sloavx, checked: nodes must share memory.
+// The node topology for sloavx, checked: nodes must share memory (needs_shared_nodes).
 NodeTopology sloavx_topology(Context& ctx) {
   NodeTopology topology = plan_topology(ctx);
-  // The node's ranks must share memory (an emulated node may not span real nodes).
-  MPI_Comm shared = MPI_COMM_NULL;
-  MPI_Comm_split_type(topology.node_comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared);
-  int shared_size = 0;
-  MPI_Comm_size(shared, &shared_size);
-  MPI_Comm_free(&shared);
-  int all_shared = shared_size == topology.ranks_per_node();
-  MPI_Allreduce(MPI_IN_PLACE, &all_shared, 1, MPI_INT, MPI_LAND, ctx.comm);
-  if (!all_shared) ctx.refuse("the ranks of an (emulated) node do not share memory");
+  if (const std::string why = shared_nodes_refusal(topology, ctx.comm); !why.empty())
+    ctx.refuse(why);
   return topology;
 }
 
@@ -477,6 +470,7 @@ AlgorithmInfo describe_sloavx() {
     const std::size_t radix = leaders_radix(ctx, topology);
     return std::make_unique<SloavxExchange>(ctx, std::move(topology), radix, resolved_window(ctx));
   };
+  info.needs_shared_nodes = true;  // its leaders' windows
   info.tuning_candidates = [](Kind, int procs) { return node_candidates("sloavx", procs); };
   // The node's gather and scatter areas: at worst one node of P ranks.
   info.scratch_buffers = [](int procs) { return 3 + 2.0 * procs; };
