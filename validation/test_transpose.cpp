@@ -94,6 +94,20 @@ void check_pair(a2a::test::Harness& h, MPI_Comm comm, const Box& in, const Box& 
       back.execute_from_window(pulled.data());
       h.expect(pulled == input, what + " " + backend + ": the way back, pulled");
     }
+    // Only pulled from here on: the receive window freed, execute() through the input window.
+    const std::size_t held = a2a::Redistribution::held_bytes({&back});
+    back.pull_only();
+    h.expect(held - a2a::Redistribution::held_bytes({&back}) >= back.recv_bytes(),
+             what + " " + backend + ": pull_only frees the receive window");
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      std::fill(pulled.begin(), pulled.end(), std::complex<T>(-1));
+      back.execute(result.data(), pulled.data());
+      h.expect(pulled == input, what + " " + backend + ": execute after pull_only");
+    }
+    a2a::test::expect_error(h, what + " " + backend + ": begin_fill after pull_only", "only pulls",
+                            [&] { back.begin_fill(); });
+    a2a::test::expect_error(h, what + " " + backend + ": release_pull after pull_only",
+                            "only pulls", [&] { back.release_pull(); });
   }
   if (single_copy) {
     // Single copy: the pack writes into the peers' memory, whatever the layout.

@@ -147,6 +147,55 @@ int main(int argc, char** argv) {
                           (round > 0 ? " (begin_direct(true))" : "") + ": every block received");
       MPI_Barrier(MPI_COMM_WORLD);
     }
+    // Pull only: the receive areas freed, the push refused, execute() right through the pull
+    // area (twice: the second writes it again after the first's reads).
+    const std::size_t before = shared.scratch_bytes();
+    shared.pull_only();
+    // (MPI may round a window's areas up to pages.)
+    h.expect(before - shared.scratch_bytes() >= shared.recv_extent() &&
+                 shared.scratch_bytes() >= shared.send_extent(),
+             "pull_only frees the receive area (" + std::to_string(before) + " -> " +
+                 std::to_string(shared.scratch_bytes()) + " bytes)");
+    a2a::test::expect_error(h, "begin_direct after pull_only", "only pulls",
+                            [&] { shared.begin_direct(); });
+    for (int round = 0; round < 2; ++round) {
+      std::vector<std::uint64_t> out(static_cast<std::size_t>(h.procs())), in(out.size());
+      for (int q = 0; q < h.procs(); ++q)
+        out[static_cast<std::size_t>(q)] =
+            static_cast<std::uint64_t>(round * 1000 + 10 * h.rank() + q);
+      shared.execute(out.data(), in.data());
+      std::vector<std::uint64_t> expected(in.size());
+      MPI_Alltoall(out.data(), 1, MPI_UINT64_T, expected.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
+      h.expect(in == expected,
+               "pull_only: execute round " + std::to_string(round) + " as MPI_Alltoall");
+    }
+    plan.pull_only();  // not single-copy: nothing to free, nothing changes
+    a2a::test::expect_error(h, "release_pull after pull_only", "only pulls",
+                            [&] { shared.release_pull(); });
+    // The other way: a pull area prepared and freed again; the push goes on, and a second
+    // prepare_pull() makes one that works.
+    a2a::Plan pushed("shared_window", MPI_COMM_WORLD, 8);
+    const std::size_t push_only = pushed.scratch_bytes();
+    pushed.prepare_pull();
+    h.expect(pushed.scratch_bytes() > push_only, "prepare_pull adds the pull area");
+    pushed.release_pull();
+    h.expect(pushed.scratch_bytes() == push_only, "release_pull frees it");
+    a2a::test::expect_error(h, "pull_area after release_pull", "no prepare_pull()",
+                            [&] { pushed.pull_area(); });
+    std::vector<std::uint64_t> mine(static_cast<std::size_t>(h.procs())), got(mine.size()),
+        expected(mine.size());
+    for (int q = 0; q < h.procs(); ++q)
+      mine[static_cast<std::size_t>(q)] = static_cast<std::uint64_t>(7 + 100 * h.rank() + q);
+    MPI_Alltoall(mine.data(), 1, MPI_UINT64_T, expected.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
+    pushed.execute(mine.data(), got.data());
+    h.expect(got == expected, "release_pull: execute as MPI_Alltoall");
+    pushed.prepare_pull();
+    std::memcpy(pushed.pull_area(), mine.data(), 8 * mine.size());
+    pushed.begin_pull();
+    for (int s = 0; s < h.procs(); ++s)
+      std::memcpy(&got[static_cast<std::size_t>(s)], pushed.pull_source(s), 8);
+    pushed.end_pull();
+    h.expect(got == expected, "prepare_pull again: pulled as MPI_Alltoall");
     if (h.procs() > 2) {
       MPI_Comm half;
       MPI_Comm_split(MPI_COMM_WORLD, h.rank() % 2, h.procs() - h.rank(), &half);

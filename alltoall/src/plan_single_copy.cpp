@@ -92,4 +92,13 @@ void Plan::end_pull() {
   shared.end_pull(live().counters);
 }
 
+void Plan::pull_only() {
+  if (!direct()) return;
+  single_copy(live(), "a2a::Plan::pull_only", Phase::idle).pull_only();
+}
+
+void Plan::release_pull() {
+  single_copy(live(), "a2a::Plan::release_pull", Phase::idle).release_pull();
+}
+
 }  // namespace a2a

@@ -233,6 +233,19 @@ void Redistribution::prepare_pull() {
   pull_ready_ = true;
 }
 
+void Redistribution::pull_only() {
+  prepare_pull();
+  plan_.pull_only();
+  pull_only_ = true;
+}
+
+void Redistribution::release_pull() {
+  if (pull_only_) throw Error("a2a::Redistribution::release_pull: it only pulls (pull_only())");
+  if (pull_ready_) plan_.release_pull();
+  pull_ready_ = false;
+  pulls_ = false;
+}
+
 // True when every piece already sits in the array where the packed buffer would hold it: each
 // piece is one contiguous run of the row-major array (full along the faster axes, one index
 // along the slower ones) at its packed offset. Then packing (or unpacking) is the identity and
@@ -354,6 +367,13 @@ void Redistribution::complete(void* out) {
 // peer's memory, and this rank's pieces from its own straight into the output array. Two
 // passes over the data; the exchange between them is a barrier.
 const std::byte* Redistribution::execute_direct(const void* in, void* out, bool unpack_it) {
+  if (pull_only_) {  // the input is the send layout (pulls()): into the window, then pulled
+    const double t0 = MPI_Wtime();
+    if (plan_.send_extent() > 0) std::memcpy(plan_.pull_area(), in, plan_.send_extent());
+    times_.pack_s += MPI_Wtime() - t0;
+    pull_into(out);
+    return nullptr;
+  }
   const double t0 = MPI_Wtime();
   plan_.begin_direct();
   const double t1 = MPI_Wtime();
@@ -377,6 +397,12 @@ const std::byte* Redistribution::execute_direct(const void* in, void* out, bool 
 void Redistribution::execute_from_window(void* out) {
   if (!pull_ready_) throw Error("a2a::Redistribution::execute_from_window: no prepare_pull()");
   require_output("a2a::Redistribution::execute_from_window", out);  // the input: the window
+  pull_into(out);
+  ++times_.calls;
+  ++times_.packs_skipped;
+}
+
+void Redistribution::pull_into(void* out) {
   const double t0 = MPI_Wtime();
   plan_.begin_pull();
   const double t1 = MPI_Wtime();
@@ -390,8 +416,6 @@ void Redistribution::execute_from_window(void* out) {
   plan_.end_pull();
   times_.exchange_s += (t1 - t0) + (MPI_Wtime() - t2);
   times_.unpack_s += t2 - t1;
-  ++times_.calls;
-  ++times_.packs_skipped;
 }
 
 void Redistribution::begin_fill(bool peers_have_read) {
@@ -442,7 +466,7 @@ void Redistribution::require_output(const char* what, const void* out) const {
 }
 
 const void* Redistribution::execute_in_window(const void* in, void* out) {
-  if (!plan_.direct() || !recv_in_order_) {
+  if (!plan_.direct() || !recv_in_order_ || pull_only_) {
     execute(in, out);
     return out;
   }

@@ -81,7 +81,9 @@ NodeTopology plan_topology(Context& ctx);
 // for q at direct_target(q); end_direct() returns this rank's received data (recv layout).
 // Pull: after prepare_pull() (collective, once) the caller writes its send data into
 // pull_area() (send layout); between begin_pull() and end_pull() it reads q's block for it at
-// pull_source(q).
+// pull_source(q). pull_only() (collective) frees the push's memory: the pull calls and
+// execute() (then through the pull area) go on working, the push calls throw. release_pull()
+// (collective) frees what prepare_pull() made.
 class SingleCopy {
  public:
   virtual ~SingleCopy() = default;
@@ -93,6 +95,8 @@ class SingleCopy {
   virtual void begin_pull(Counters& counters) = 0;
   virtual const std::byte* pull_source(int peer) = 0;
   virtual void end_pull(Counters& counters) = 0;
+  virtual void pull_only() = 0;
+  virtual void release_pull() = 0;
 };
 
 // One algorithm's plan for a fixed exchange (uniform, or a vector layout known when it is

@@ -116,6 +116,13 @@ class Plan {
   void begin_pull();
   const std::byte* pull_source(int peer);
   void end_pull();
+  // A caller that only pulls frees the memory the push writes into (collective, alike on every
+  // rank; prepare_pull() first where not yet): after it, the three direct calls throw and
+  // execute() goes through this rank's pull area (the same two copies). Nothing for a plan
+  // that is not single-copy. The other way, release_pull() (collective) frees the pull area
+  // of a caller that only pushes; prepare_pull() makes it again. Not after pull_only().
+  void pull_only();
+  void release_pull();
 
   Kind kind() const;
   int procs() const;

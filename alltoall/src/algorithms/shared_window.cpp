@@ -92,6 +92,10 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
     targets_ = peer_addresses<std::byte>(comm_, areas_, layout_.recv_displs);
   }
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
+    if (pull_only_) {
+      execute_by_pull(send, recv, c);
+      return;
+    }
     begin_direct(c, false);
     // From the next rank on, so that not every rank writes into one area at once; this rank's
     // own block goes straight from send to recv.
@@ -110,6 +114,7 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
   }
   SingleCopy* single_copy() override { return this; }
   void begin_direct(Counters& c, bool peers_have_read) override {
+    if (pull_only_) throw Error("a2a::Plan::begin_direct: this plan only pulls (pull_only())");
     if (!peers_have_read) areas_.fence();  // every peer has read what the last call left it
     count_writes(LayoutView::of(layout_), rank_, procs_, c);
   }
@@ -136,6 +141,18 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
     return sources_[static_cast<std::size_t>(peer)];
   }
   void end_pull(Counters&) override { send_areas_->fence(); }
+  // The receive areas go; what was pushed is pulled from here on.
+  void pull_only() override {
+    prepare_pull();
+    areas_.release();
+    targets_.assign(targets_.size(), nullptr);
+    pull_only_ = true;
+  }
+  void release_pull() override {
+    if (pull_only_) throw Error("a2a::Plan::release_pull: this plan only pulls (pull_only())");
+    send_areas_.reset();
+    sources_.clear();
+  }
   std::size_t scratch_bytes() const override {
     return areas_.size(rank_) + (send_areas_ ? send_areas_->size(rank_) : 0);
   }
@@ -148,6 +165,24 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
   std::vector<std::byte*> targets_;
   std::unique_ptr<SharedAreas> send_areas_;  // pull only (prepare_pull)
   std::vector<const std::byte*> sources_;
+  bool pull_only_ = false;
+
+  // execute() without receive areas: every block but this rank's own through its pull area.
+  void execute_by_pull(const std::byte* send, std::byte* recv, Counters& c) {
+    const auto me = static_cast<std::size_t>(rank_);
+    std::byte* area = send_areas_->area(rank_);
+    for (std::size_t q = 0; q < targets_.size(); ++q) {
+      if (q != me)
+        copy(area + layout_.send_displs[q], send + layout_.send_displs[q], layout_.send_counts[q]);
+    }
+    copy(recv + layout_.recv_displs[me], send + layout_.send_displs[me], layout_.send_counts[me]);
+    begin_pull(c);
+    for (int k = 1; k < procs_; ++k) {  // from the next rank on, as the push
+      const auto s = static_cast<std::size_t>((rank_ + k) % procs_);
+      copy(recv + layout_.recv_displs[s], sources_[s], layout_.recv_counts[s]);
+    }
+    end_pull(c);
+  }
 };
 
 // Per call: each area starts with a header of 3P + 1 words: the owner's receive displacement

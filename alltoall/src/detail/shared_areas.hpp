@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <sys/statvfs.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -48,6 +49,17 @@ class SharedAreas {
       sizes_[q] = static_cast<std::size_t>(size);
     }
     MPI_Win_lock_all(MPI_MODE_NOCHECK, win_);
+  }
+  // Collective: every area freed (none until the next allocate).
+  void release() {
+    std::fill(areas_.begin(), areas_.end(), nullptr);
+    std::fill(sizes_.begin(), sizes_.end(), 0);
+    if (win_ == MPI_WIN_NULL) return;
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized) return;
+    MPI_Win_unlock_all(win_);
+    MPI_Win_free(&win_);
   }
   std::byte* area(int q) const { return areas_[static_cast<std::size_t>(q)]; }
   std::size_t size(int q) const { return sizes_[static_cast<std::size_t>(q)]; }
@@ -97,14 +109,6 @@ class SharedAreas {
     }
   }
 
-  void release() {
-    if (win_ == MPI_WIN_NULL) return;
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (finalized) return;
-    MPI_Win_unlock_all(win_);
-    MPI_Win_free(&win_);
-  }
   MPI_Comm comm_;
   MPI_Win win_ = MPI_WIN_NULL;
   std::vector<std::byte*> areas_;

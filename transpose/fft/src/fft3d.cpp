@@ -134,6 +134,19 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   // plane and writes the peers' memory row by row; which is faster is the machine's.
   const bool measuring = (flags_ & (FFTW_ESTIMATE | FFTW_WISDOM_ONLY)) == 0;
   if (measuring && o.planes_way.empty()) choose_fusion(ways_key_, comm, o.r2c);
+  release_unused_window(comm);
+}
+
+// The way back either pulls (backward_to_z, backward_fused: nothing writes into its receive
+// window) or, chosen pushed (backward_pushed), never reads its input window: the unused one is
+// freed, on every rank or none.
+template <typename Real>
+void Fft3d<Real>::release_unused_window(MPI_Comm comm) {
+  if (xy_.local || xy_.parts.size() != 1 || !xy_.parts[0].pulls()) return;  // alike everywhere
+  int ways[2] = {xy_.before.empty() && !push_backward_, push_backward_};    // pulled, pushed
+  MPI_Allreduce(MPI_IN_PLACE, ways, 2, MPI_INT, MPI_LAND, comm);
+  if (ways[0] != 0) xy_.parts[0].pull_only();
+  if (ways[1] != 0) xy_.parts[0].release_pull();
 }
 
 // The plan's transposes as Redistributions, with the 1D transforms beside each chunk.

@@ -104,6 +104,14 @@ class Redistribution {
   void prepare_pull();
   void* input_window() { return pull_ready_ ? plan_.pull_area() : nullptr; }
   void execute_from_window(void* out);
+  // For a caller that only pulls (collective, where pulls(); prepare_pull() first where not
+  // yet): frees the single-copy plan's receive window, which only the push uses (Plan::
+  // pull_only). execute() and start() go on working, through input_window() (a copy of the
+  // input there, then execute_from_window); begin_fill() throws. The other way: a caller that
+  // prepared the pull and will not use it frees its window with release_pull() (collective);
+  // pulls() is false from then on.
+  void pull_only();
+  void release_pull();
   // execute() in two steps (Plan::start/finish): start() packs and begins the exchange,
   // finish() completes it and unpacks. In between the caller may work on other memory; the
   // exchange progresses there only where the plan overlaps() (mpi, linear).
@@ -205,6 +213,7 @@ class Redistribution {
                   bool into_array) const;
   // Returns this rank's received data when it stays in the window (unpack = false).
   const std::byte* execute_direct(const void* in, void* out, bool unpack = true);
+  void pull_into(void* out);  // execute_from_window's exchange and unpack
   bool in_place(const Box& array_box, const std::vector<Piece>& pieces) const;
   // Throws (this rank's argument error, before any exchange: a2a::require_data) where `in` or
   // `out` is NULL and this rank's box on that side holds elements.
@@ -228,6 +237,7 @@ class Redistribution {
   bool send_is_input_ = false, recv_is_output_ = false;
   bool pulls_ = false;       // input_window() can be had (prepare_pull)
   bool pull_ready_ = false;  // prepare_pull() made it
+  bool pull_only_ = false;   // pull_only(): no receive window
   // Its send and receive buffers (empty on an in-place side), or shared ones; the receive
   // buffer is area recv_area_, the send buffer the other.
   std::shared_ptr<ExchangeBuffers> buffers_;
