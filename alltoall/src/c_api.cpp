@@ -279,6 +279,10 @@ const char* a2a_exchange_name(a2a_exchange exchange) {
   return exchange->name.c_str();
 }
 
+size_t a2a_exchange_scratch_bytes(a2a_exchange exchange) {
+  return exchange != nullptr ? exchange->exchange.scratch_bytes() : 0;
+}
+
 int a2a_exchange_counters(a2a_exchange exchange, a2a_counters* counters) {
   return guarded([&] {
     need(exchange, "exchange");

@@ -41,8 +41,9 @@ module a2a
   end type
 
   public :: a2a_last_error, a2a_plan_create_uniform, a2a_plan_create_vector, a2a_plan_execute, &
-            a2a_plan_name, a2a_plan_counters, a2a_plan_free, a2a_exchange_create, &
-            a2a_exchange_execute, a2a_exchange_name, a2a_exchange_free, &
+            a2a_plan_name, a2a_plan_counters, a2a_plan_scratch_bytes, a2a_plan_free, &
+            a2a_exchange_create, a2a_exchange_execute, a2a_exchange_name, &
+            a2a_exchange_scratch_bytes, a2a_exchange_free, &
             a2a_redistribution_create, a2a_redistribution_execute, a2a_redistribution_backend, &
             a2a_redistribution_free, a2a_block_start, a2a_algorithm_count, a2a_algorithm_name, &
             a2a_model
@@ -118,6 +119,17 @@ module a2a
       import :: c_ptr
       type(c_ptr), value :: exchange
       type(c_ptr) :: p
+    end function
+    function c_plan_scratch_bytes(plan) bind(c, name="a2a_plan_scratch_bytes") result(bytes)
+      import :: c_ptr, c_size_t
+      type(c_ptr), value :: plan
+      integer(c_size_t) :: bytes
+    end function
+    function c_exchange_scratch_bytes(exchange) bind(c, name="a2a_exchange_scratch_bytes") &
+        result(bytes)
+      import :: c_ptr, c_size_t
+      type(c_ptr), value :: exchange
+      integer(c_size_t) :: bytes
     end function
     function c_exchange_free(exchange) bind(c, name="a2a_exchange_free") result(code)
       import :: c_ptr, c_int
@@ -266,6 +278,14 @@ contains
     ierr = c_plan_counters(plan%handle, counters)
   end subroutine
 
+  ! Bytes the plan holds on this rank besides your buffers (its backend's work and staging
+  ! arrays, its part of shared-memory windows).
+  function a2a_plan_scratch_bytes(plan) result(bytes)
+    type(a2a_plan), intent(in) :: plan
+    integer(c_size_t) :: bytes
+    bytes = c_plan_scratch_bytes(plan%handle)
+  end function
+
   subroutine a2a_plan_free(plan, ierr)
     type(a2a_plan), intent(inout) :: plan
     integer, intent(out) :: ierr
@@ -297,6 +317,13 @@ contains
     type(a2a_exchange), intent(in) :: exchange
     character(len=:), allocatable :: name
     name = fortran_string(c_exchange_name(exchange%handle))
+  end function
+
+  ! As a2a_plan_scratch_bytes, now: grown to the largest call so far.
+  function a2a_exchange_scratch_bytes(exchange) result(bytes)
+    type(a2a_exchange), intent(in) :: exchange
+    integer(c_size_t) :: bytes
+    bytes = c_exchange_scratch_bytes(exchange%handle)
   end function
 
   subroutine a2a_exchange_free(exchange, ierr)

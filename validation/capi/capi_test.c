@@ -133,6 +133,7 @@ static void vector(const char* spec) {
       *irc = malloc(P * sizeof(int)), *ird = malloc(P * sizeof(int));
   a2a_exchange ex = NULL;
   expect(a2a_exchange_create(spec, MPI_COMM_WORLD, &ex) == A2A_SUCCESS, "exchange created");
+  size_t held = 0;
   for (int variant = 0; variant < 3; ++variant) {
     size_t send_total = 0, recv_total = 0;
     layout(variant, sc, sd, rc, rd, &send_total, &recv_total);
@@ -150,6 +151,13 @@ static void vector(const char* spec) {
     memset(got, 0xEE, recv_total + 1);
     expect(a2a_exchange_execute(ex, send, sc, sd, got, rc, rd) == A2A_SUCCESS, "exchange execute");
     expect(memcmp(got, want, recv_total + 1) == 0, "per-call exchange equals MPI_Alltoallv");
+    /* Scratch is kept: never less than after the last call; a single-copy window holds what
+     * this rank received. */
+    const size_t scratch = a2a_exchange_scratch_bytes(ex);
+    expect(scratch >= held, "the exchange's scratch is kept across calls");
+    if (strncmp(a2a_exchange_name(ex), "shared_window", 13) == 0)
+      expect(scratch >= recv_total, "a single-copy window holds the received bytes");
+    held = scratch;
     a2a_plan plan = NULL;
     expect(a2a_plan_create_vector(spec, MPI_COMM_WORLD, sc, sd, rc, rd, &plan) == A2A_SUCCESS,
            "vector plan created");
@@ -161,6 +169,7 @@ static void vector(const char* spec) {
   }
   if (rank == 0) printf("vector %s: per call and fixed\n", a2a_exchange_name(ex));
   a2a_exchange_free(&ex);
+  expect(ex == NULL && a2a_exchange_scratch_bytes(ex) == 0, "a freed exchange holds nothing");
   free(sc), free(sd), free(rc), free(rd), free(isc), free(isd), free(irc), free(ird);
 }
 

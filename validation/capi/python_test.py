@@ -62,6 +62,24 @@ for variant in range(3):
     fixed.execute(send, got)
     check(np.array_equal(got, want), f"fixed {fixed.name} equals comm.Alltoallv ({variant})")
     fixed.close()
+# A single-copy exchange holds the largest call's received bytes in its window, kept after it
+# (where every rank shares one node: the backend needs it).
+node = comm.Split_type(MPI.COMM_TYPE_SHARED)
+on_one_node = comm.allreduce(node.Get_size()) == procs * procs
+node.Free()
+if on_one_node:
+    with a2a.VectorExchange("shared_window", comm) as shared:
+        held = 0
+        for size in (64, 4096, 16):
+            counts = np.full(procs, size, np.uint64)
+            displs = (np.arange(procs) * size).astype(np.uint64)
+            send = np.zeros(size * procs, np.uint8)
+            got = np.zeros_like(send)
+            shared.execute(send, counts, displs, got, counts, displs)
+            check(shared.scratch_bytes >= max(held, size * procs),
+                  f"shared_window per call: scratch_bytes {shared.scratch_bytes} holds "
+                  f"{size * procs} bytes and what it held")
+            held = shared.scratch_bytes
 
 # Registry and model
 names = [a["name"] for a in a2a.list_algorithms()]

@@ -3,6 +3,8 @@
 ! module knows the arrays' sizes: a2a_plan_create_vector must return A2A_ERR_ARGUMENT on every
 ! rank and a2a_exchange_execute on the rank that passed them (every rank here), never read past
 ! the arrays (a hang, garbage counts or a crash before). Arrays of the right size then work.
+! And what a plan and an exchange hold, asked from Fortran (a2a_plan_scratch_bytes,
+! a2a_exchange_scratch_bytes), against the backends' closed forms.
 ! Prints "short_arrays: N passed, M failed".
 program short_arrays
   use, intrinsic :: iso_c_binding
@@ -47,6 +49,20 @@ program short_arrays
     right = right .and. all(recv(8 * p + 1:8 * p + 8) == int(p, c_int8_t))
   end do
   call check(right, "then full arrays: the right data")
+  call a2a_exchange_free(ex, code)
+
+  ! What a plan holds, asked from Fortran: TRA's work array holds its procs blocks of 8 bytes.
+  call a2a_plan_create_uniform(plan, "tra", MPI_COMM_WORLD, 8_c_size_t, code)
+  call check(code == A2A_SUCCESS .and. &
+             a2a_plan_scratch_bytes(plan) >= merge(8 * procs, 0, procs > 1), &
+             "a2a_plan_scratch_bytes: tra's work array")
+  call a2a_plan_free(plan, code)
+  ! A single-copy exchange's window holds what this rank received (every rank on one node here).
+  call a2a_exchange_create(ex, "shared_window", MPI_COMM_WORLD, code)
+  call check(code == A2A_SUCCESS, "shared_window exchange made")
+  call a2a_exchange_execute(ex, send, full, displs, recv, full, displs, code)
+  call check(code == A2A_SUCCESS .and. a2a_exchange_scratch_bytes(ex) >= 8 * procs, &
+             "a2a_exchange_scratch_bytes: shared_window's window")
   call a2a_exchange_free(ex, code)
 
   call finish("short_arrays")

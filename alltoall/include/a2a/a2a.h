@@ -106,6 +106,9 @@ int a2a_exchange_execute_n(a2a_exchange exchange, const void* send, size_t lengt
 /* The resolved backend; for auto, what the last call ran. Valid until the next call. */
 const char* a2a_exchange_name(a2a_exchange exchange);
 int a2a_exchange_counters(a2a_exchange exchange, a2a_counters* counters);
+/* As a2a_plan_scratch_bytes, now: a per-call backend's scratch grows with the largest call so
+ * far and is kept. 0 for a null exchange. */
+size_t a2a_exchange_scratch_bytes(a2a_exchange exchange);
 int a2a_exchange_free(a2a_exchange* exchange);
 
 /* The registry: algorithm i in 0 .. a2a_algorithm_count()-1. kinds: bit 1 uniform, bit 2

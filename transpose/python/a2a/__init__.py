@@ -116,6 +116,7 @@ _exchange_execute = _declare(_lib, "a2a_exchange_execute", _c_int,
 _exchange_name = _declare(_lib, "a2a_exchange_name", _cp, [_vp])
 _exchange_counters = _declare(_lib, "a2a_exchange_counters", _c_int,
                               [_vp, ctypes.POINTER(_Counters)])
+_exchange_scratch = _declare(_lib, "a2a_exchange_scratch_bytes", ctypes.c_size_t, [_vp])
 _exchange_free = _declare(_lib, "a2a_exchange_free", _c_int, [ctypes.POINTER(_vp)])
 _algorithm_count = _declare(_lib, "a2a_algorithm_count", _c_int, [])
 _algorithm_info = _declare(_lib, "a2a_algorithm_info", _c_int,
@@ -365,6 +366,11 @@ class VectorExchange(_Handle):
     @property
     def counters(self):
         return _counters(_exchange_counters, self._handle)
+
+    @property
+    def scratch_bytes(self):
+        """Bytes the exchange holds on this rank now (grown to the largest call so far)."""
+        return _exchange_scratch(self._handle)
 
 
 
