@@ -152,6 +152,22 @@ void check_shared(a2a::test::Harness& h, MPI_Comm comm, const Box& a, const Box&
   h.expect(ba.buffer_bytes() == together && together <= own && together >= largest,
            what + " " + backend + ": shared buffers of " + std::to_string(together) +
                " bytes, their own " + std::to_string(own) + " together");
+  // And one receive window for the four, where single-copy: held once, as large as the most
+  // any of them receives.
+  const std::size_t held_alone = a2a::Redistribution::held_bytes({&ab, &bc, &cb, &ba});
+  std::size_t largest_recv = 0;
+  for (auto* r : chain) {
+    r->share_window(ab);
+    largest_recv = std::max(largest_recv, r->recv_bytes());
+  }
+  const std::size_t held = a2a::Redistribution::held_bytes({&ab, &bc, &cb, &ba});
+  if (ab.direct()) {
+    h.expect(held < held_alone && held >= largest_recv,
+             what + " " + backend + ": one window held (" + std::to_string(held) + " bytes, " +
+                 std::to_string(held_alone) + " apart)");
+  } else {
+    h.expect(held == held_alone, what + " " + backend + ": nothing to share");
+  }
   const auto input = fill<double>(a);
   std::vector<C> at_b(static_cast<std::size_t>(b.count()));
   std::vector<C> at_c(static_cast<std::size_t>(c.count()));

@@ -196,6 +196,39 @@ int main(int argc, char** argv) {
       std::memcpy(&got[static_cast<std::size_t>(s)], pushed.pull_source(s), 8);
     pushed.end_pull();
     h.expect(got == expected, "prepare_pull again: pulled as MPI_Alltoall");
+    // Two plans of different block sizes (and a third) receiving into one window: held once,
+    // as large as the larger needs; each still exchanges right, alternately.
+    {
+      a2a::Plan small("shared_window", MPI_COMM_WORLD, 8),
+          large("shared_window", MPI_COMM_WORLD, 64), third("shared_window", MPI_COMM_WORLD, 16);
+      const std::size_t apart =
+          small.scratch_bytes() + large.scratch_bytes() + third.scratch_bytes();
+      small.share_receive_window(large);
+      third.share_receive_window(small);
+      const std::size_t held =
+          small.scratch_bytes() + large.scratch_bytes() + third.scratch_bytes();
+      h.expect(held < apart && held >= large.recv_extent(), "share_receive_window: one window (" +
+                                                                std::to_string(held) + " bytes, " +
+                                                                std::to_string(apart) + " apart)");
+      for (int round = 0; round < 3; ++round) {
+        for (a2a::Plan* p : {&small, &large, &third}) {
+          const std::size_t block = p->send_extent() / static_cast<std::size_t>(h.procs());
+          std::vector<std::uint8_t> out(p->send_extent()), in(p->recv_extent()), want(in.size());
+          for (std::size_t i = 0; i < out.size(); ++i)
+            out[i] = static_cast<std::uint8_t>(i * 7 + static_cast<std::size_t>(h.rank()) * 13 +
+                                               block + static_cast<std::size_t>(round));
+          p->execute(out.data(), in.data());
+          MPI_Alltoall(out.data(), static_cast<int>(block), MPI_BYTE, want.data(),
+                       static_cast<int>(block), MPI_BYTE, MPI_COMM_WORLD);
+          h.expect(in == want, "shared window, " + std::to_string(block) + "-byte blocks, round " +
+                                   std::to_string(round) + ": as MPI_Alltoall");
+        }
+      }
+      a2a::test::expect_error(h, "share_receive_window with linear", "is not single-copy",
+                              [&] { small.share_receive_window(plan); });
+      a2a::test::expect_error(h, "share_receive_window after pull_only", "only pulls",
+                              [&] { shared.share_receive_window(small); });
+    }
     if (h.procs() > 2) {
       MPI_Comm half;
       MPI_Comm_split(MPI_COMM_WORLD, h.rank() % 2, h.procs() - h.rank(), &half);

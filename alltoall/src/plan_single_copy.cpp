@@ -101,4 +101,10 @@ void Plan::release_pull() {
   single_copy(live(), "a2a::Plan::release_pull", Phase::idle).release_pull();
 }
 
+void Plan::share_receive_window(Plan& other) {
+  const char* call = "a2a::Plan::share_receive_window";
+  detail::SingleCopy& mine = single_copy(live(), call, Phase::idle);
+  mine.share_receive_window(single_copy(other.live(), call, Phase::idle));
+}
+
 }  // namespace a2a

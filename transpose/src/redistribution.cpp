@@ -246,6 +246,10 @@ void Redistribution::release_pull() {
   pulls_ = false;
 }
 
+void Redistribution::share_window(Redistribution& other) {
+  if (plan_.direct() && other.plan_.direct()) plan_.share_receive_window(other.plan_);
+}
+
 // True when every piece already sits in the array where the packed buffer would hold it: each
 // piece is one contiguous run of the row-major array (full along the faster axes, one index
 // along the slower ones) at its packed offset. Then packing (or unpacking) is the identity and

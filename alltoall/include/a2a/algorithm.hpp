@@ -83,7 +83,8 @@ NodeTopology plan_topology(Context& ctx);
 // pull_area() (send layout); between begin_pull() and end_pull() it reads q's block for it at
 // pull_source(q). pull_only() (collective) frees the push's memory: the pull calls and
 // execute() (then through the pull area) go on working, the push calls throw. release_pull()
-// (collective) frees what prepare_pull() made.
+// (collective) frees what prepare_pull() made. share_receive_window(other) (collective) makes
+// both plans, and those already sharing with either, receive into one window.
 class SingleCopy {
  public:
   virtual ~SingleCopy() = default;
@@ -97,6 +98,7 @@ class SingleCopy {
   virtual void end_pull(Counters& counters) = 0;
   virtual void pull_only() = 0;
   virtual void release_pull() = 0;
+  virtual void share_receive_window(SingleCopy& other) = 0;
 };
 
 // One algorithm's plan for a fixed exchange (uniform, or a vector layout known when it is

@@ -123,6 +123,15 @@ class Plan {
   // of a caller that only pushes; prepare_pull() makes it again. Not after pull_only().
   void pull_only();
   void release_pull();
+  // Plans on the same ranks (duplicates of one communicator) whose exchanges never overlap can
+  // receive into one window, as large as the most any of them receives on each rank:
+  // share_receive_window(other) (collective over those ranks, both plans single-copy) joins
+  // this plan, and every plan already sharing with it, to `other`'s window. For a sequence of
+  // exchanges (a transform's reshapes, forward and backward): a plan's received data
+  // (end_direct()) is valid until the next exchange of any of them; begin_direct(true) then
+  // claims that every peer has read what the last exchange of any of them left it. Not after
+  // pull_only().
+  void share_receive_window(Plan& other);
 
   Kind kind() const;
   int procs() const;

@@ -77,6 +77,16 @@ std::vector<Byte*> peer_addresses(MPI_Comm comm, const SharedAreas& areas,
   return at;
 }
 
+class SharedWindowPlan;
+
+// The receive areas of one plan, or of several on the same ranks whose exchanges never overlap
+// (Plan::share_receive_window): each rank's area as large as the most any of them receives.
+struct ReceiveWindow {
+  ReceiveWindow(MPI_Comm comm, int procs) : areas(comm, procs) {}
+  SharedAreas areas;
+  std::vector<SharedWindowPlan*> users;  // the first counts it in its scratch_bytes
+};
+
 // A fixed layout: the areas are sized and every target is known once, when it is built.
 class SharedWindowPlan final : public PlanImpl, public SingleCopy {
  public:
@@ -85,12 +95,16 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
         rank_(ctx.rank),
         procs_(ctx.procs),
         layout_(ctx.layout),
-        areas_(ctx.comm, ctx.procs) {
+        window_(std::make_shared<ReceiveWindow>(ctx.comm, ctx.procs)) {
     require_one_node(ctx.comm);
-    areas_.allocate(layout_.recv_extent());
-    // This rank's block for q goes where q receives from this rank.
-    targets_ = peer_addresses<std::byte>(comm_, areas_, layout_.recv_displs);
+    window_->users.push_back(this);
+    window_->areas.allocate(layout_.recv_extent());
+    find_targets();
   }
+  ~SharedWindowPlan() override { leave_window(); }
+  SharedWindowPlan(const SharedWindowPlan&) = delete;
+  SharedWindowPlan& operator=(const SharedWindowPlan&) = delete;
+
   void execute(const std::byte* send, std::byte* recv, Counters& c) override {
     if (pull_only_) {
       execute_by_pull(send, recv, c);
@@ -115,13 +129,13 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
   SingleCopy* single_copy() override { return this; }
   void begin_direct(Counters& c, bool peers_have_read) override {
     if (pull_only_) throw Error("a2a::Plan::begin_direct: this plan only pulls (pull_only())");
-    if (!peers_have_read) areas_.fence();  // every peer has read what the last call left it
+    if (!peers_have_read) fence();  // every peer has read what the last call left it
     count_writes(LayoutView::of(layout_), rank_, procs_, c);
   }
   std::byte* direct_target(int peer) override { return targets_[static_cast<std::size_t>(peer)]; }
   const std::byte* end_direct(Counters&) override {
-    areas_.fence();
-    return areas_.area(rank_);
+    fence();
+    return window_->areas.area(rank_);
   }
   // Pull: the send data lives in a second window, and each rank reads its blocks from there.
   void prepare_pull() override {
@@ -141,10 +155,10 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
     return sources_[static_cast<std::size_t>(peer)];
   }
   void end_pull(Counters&) override { send_areas_->fence(); }
-  // The receive areas go; what was pushed is pulled from here on.
+  // The receive areas go (with the last plan that shares them); what was pushed is pulled.
   void pull_only() override {
     prepare_pull();
-    areas_.release();
+    leave_window();
     targets_.assign(targets_.size(), nullptr);
     pull_only_ = true;
   }
@@ -153,20 +167,72 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
     send_areas_.reset();
     sources_.clear();
   }
+  // Both plans' users receive into one window from now on, grown (collectively) where a rank
+  // needs more than it has; every user's targets found again where it moved or grew.
+  void share_receive_window(SingleCopy& with) override {
+    const char* call = "a2a::Plan::share_receive_window";
+    auto* other = dynamic_cast<SharedWindowPlan*>(&with);
+    if (other == nullptr)
+      throw Error(std::string(call) + ": the other plan is not shared_window's");
+    if (pull_only_ || other->pull_only_)
+      throw Error(std::string(call) + ": a plan that only pulls has no receive window");
+    int same = MPI_UNEQUAL;
+    MPI_Comm_compare(comm_, other->comm_, &same);
+    if (same != MPI_IDENT && same != MPI_CONGRUENT)
+      throw Error(std::string(call) + ": the plans' communicators differ");
+    if (other->window_ == window_) return;
+    const std::shared_ptr<ReceiveWindow> into = other->window_;
+    const std::vector<SharedWindowPlan*> moving = window_->users;
+    std::vector<SharedWindowPlan*> all = into->users;
+    all.insert(all.end(), moving.begin(), moving.end());
+    std::size_t need = 0;
+    for (const SharedWindowPlan* u : all)
+      need = std::max(need, u->layout_.recv_extent());
+    int grow = need > into->areas.size(rank_) ? 1 : 0;
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &grow, 1, MPI_INT, MPI_LOR, comm_), "MPI_Allreduce");
+    for (SharedWindowPlan* u : moving)  // the old window goes with its last user
+      u->window_ = into;
+    if (grow != 0) {
+      into->areas.use_comm(comm_);
+      into->areas.allocate(need);
+    }
+    into->users = all;
+    for (SharedWindowPlan* u : grow != 0 ? all : moving)
+      u->find_targets();
+  }
   std::size_t scratch_bytes() const override {
-    return areas_.size(rank_) + (send_areas_ ? send_areas_->size(rank_) : 0);
+    const bool counts_window = window_ && window_->users.front() == this;
+    return (counts_window ? window_->areas.size(rank_) : 0) +
+           (send_areas_ ? send_areas_->size(rank_) : 0);
   }
 
  private:
   MPI_Comm comm_;
   int rank_, procs_;
   VectorLayout layout_;
-  SharedAreas areas_;
+  std::shared_ptr<ReceiveWindow> window_;  // none after pull_only()
   std::vector<std::byte*> targets_;
   std::unique_ptr<SharedAreas> send_areas_;  // pull only (prepare_pull)
   std::vector<const std::byte*> sources_;
   bool pull_only_ = false;
 
+  // This rank's block for q goes where q receives from this rank. Collective.
+  void find_targets() {
+    targets_ = peer_addresses<std::byte>(comm_, window_->areas, layout_.recv_displs);
+  }
+  // sync, barrier, sync (SharedAreas::fence) among this plan's ranks: the window may have been
+  // made on another sharer's communicator.
+  void fence() const {
+    window_->areas.sync();
+    MPI_Barrier(comm_);
+    window_->areas.sync();
+  }
+  void leave_window() {
+    if (!window_) return;
+    auto& users = window_->users;
+    users.erase(std::remove(users.begin(), users.end(), this), users.end());
+    window_.reset();
+  }
   // execute() without receive areas: every block but this rank's own through its pull area.
   void execute_by_pull(const std::byte* send, std::byte* recv, Counters& c) {
     const auto me = static_cast<std::size_t>(rank_);

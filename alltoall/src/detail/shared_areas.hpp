@@ -63,6 +63,9 @@ class SharedAreas {
   }
   std::byte* area(int q) const { return areas_[static_cast<std::size_t>(q)]; }
   std::size_t size(int q) const { return sizes_[static_cast<std::size_t>(q)]; }
+  // The communicator of the next allocate (the window's ranks; a sharer's own duplicate of it,
+  // where the areas outlive the communicator they were made on: shared_window's receive window).
+  void use_comm(MPI_Comm comm) { comm_ = comm; }
   // Orders this rank's loads and stores with the other ranks' around a handshake of messages.
   void sync() const {
     if (win_ != MPI_WIN_NULL) MPI_Win_sync(win_);

@@ -112,6 +112,11 @@ class Redistribution {
   // pulls() is false from then on.
   void pull_only();
   void release_pull();
+  // Redistributions on the same ranks that run one after another (a transform's reshapes) may
+  // receive into one shared window (Plan::share_receive_window; collective): where both are
+  // single-copy, else nothing. Not after pull_only(), and for execute()'s users: what
+  // execute_in_window() or end_fill() return is valid until the next exchange of any of them.
+  void share_window(Redistribution& other);
   // execute() in two steps (Plan::start/finish): start() packs and begins the exchange,
   // finish() completes it and unpacks. In between the caller may work on other memory; the
   // exchange progresses there only where the plan overlaps() (mpi, linear).
