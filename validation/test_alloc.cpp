@@ -226,7 +226,8 @@ void check_scratch(Harness& h) {
 // BoxFft: forward and backward allocate nothing, and memory_bytes() is what making the plan and
 // running it took on this rank (its arrays are C++ allocations; FFTW's plans are not, and are
 // not in memory_bytes() either), on each of its paths: the general one with a packing, a radix
-// and the single-copy backend, the caller's workspace, r2c, real kinds, batches, the tuned one.
+// and the single-copy backend, the caller's workspace, r2c, real kinds, batches, the tuned ones
+// (slab and pencil), and two reshapes sharing one window.
 void check_fft_memory(Harness& h) {
   using a2a::fft::Kind;
   const int procs = h.procs(), rank = h.rank();
@@ -263,6 +264,13 @@ void check_fft_memory(Harness& h) {
        [](auto& o, int p, int r) {
          o.out = a2a::fft::slab_box(o.n, p, r, 1);
          o.out_order = {1, 0, 2};
+       }},
+      {"z-pencils to x-pencils (the tuned pencil)",
+       [](auto& o, int p, int r) { o.in = a2a::fft::pencil_box(o.n, 2, p, r); }},
+      {"z-pencils to y-pencils (two reshapes, one window)",
+       [](auto& o, int p, int r) {
+         o.in = a2a::fft::pencil_box(o.n, 2, p, r);
+         o.out = a2a::fft::pencil_box(o.n, 1, p, r);
        }},
   };
   for (const Case& c : cases) {

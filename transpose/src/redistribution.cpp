@@ -247,7 +247,8 @@ void Redistribution::release_pull() {
 }
 
 void Redistribution::share_window(Redistribution& other) {
-  if (plan_.direct() && other.plan_.direct()) plan_.share_receive_window(other.plan_);
+  if (plan_.direct() && other.plan_.direct() && !pull_only_ && !other.pull_only_)
+    plan_.share_receive_window(other.plan_);
 }
 
 // True when every piece already sits in the array where the packed buffer would hold it: each

@@ -135,6 +135,25 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   const bool measuring = (flags_ & (FFTW_ESTIMATE | FFTW_WISDOM_ONLY)) == 0;
   if (measuring && o.planes_way.empty()) choose_fusion(ways_key_, comm, o.r2c);
   release_unused_window(comm);
+  share_windows(plan);
+}
+
+// Exchanges on the same ranks that run one after another receive into one window: a pencil's
+// row steps (z <-> y), its column steps (y <-> x), and the two to and from the input's layout.
+// Not a fusable slab's: its fused ways skip fences (begin_fill(true)) on the reasoning that each
+// direction's window was read before the other's fences, which a shared window breaks. Nor
+// chunks, which are in flight at once.
+template <typename Real>
+void Fft3d<Real>::share_windows(const logic::Fft3dPlan& plan) {
+  auto pair = [](Step& a, Step& b) {
+    if (!a.local && !b.local && a.parts.size() == 1 && b.parts.size() == 1)
+      b.parts[0].share_window(a.parts[0]);
+  };
+  if (!plan.fusable) {
+    pair(zy_, yz_);
+    pair(yx_, xy_);
+  }
+  if (to_natural_ && from_natural_) from_natural_->share_window(*to_natural_);
 }
 
 // The way back either pulls (backward_to_z, backward_fused: nothing writes into its receive

@@ -114,8 +114,9 @@ class Redistribution {
   void release_pull();
   // Redistributions on the same ranks that run one after another (a transform's reshapes) may
   // receive into one shared window (Plan::share_receive_window; collective): where both are
-  // single-copy, else nothing. Not after pull_only(), and for execute()'s users: what
-  // execute_in_window() or end_fill() return is valid until the next exchange of any of them.
+  // single-copy and neither only pulls (pull_only: it has none), else nothing. What
+  // execute_in_window() or end_fill() return is then valid until the next exchange of any of
+  // them; begin_fill(true) claims that every peer read what the last of any of them left it.
   void share_window(Redistribution& other);
   // execute() in two steps (Plan::start/finish): start() packs and begins the exchange,
   // finish() completes it and unpacks. In between the caller may work on other memory; the

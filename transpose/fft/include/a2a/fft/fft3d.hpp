@@ -228,6 +228,7 @@ class Fft3d {
   void plan_fusion(bool forward_planes, bool backward_planes);
   void choose_fusion(const std::string& key, MPI_Comm comm, bool r2c);
   void release_unused_window(MPI_Comm comm);
+  void share_windows(const logic::Fft3dPlan& plan);
   template <typename Scatter>
   // out_apart: the caller's input does not share memory with `out` (this rank's own pieces may
   // go straight into it while the input is still being read).
