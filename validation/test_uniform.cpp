@@ -228,6 +228,17 @@ int main(int argc, char** argv) {
                               [&] { small.share_receive_window(plan); });
       a2a::test::expect_error(h, "share_receive_window after pull_only", "only pulls",
                               [&] { shared.share_receive_window(small); });
+      if (h.procs() > 1) {  // a plan on other ranks: refused before any collective call
+        MPI_Comm half;
+        MPI_Comm_split(MPI_COMM_WORLD, h.rank() % 2, h.rank(), &half);
+        {
+          a2a::Plan elsewhere("shared_window", half, 8);
+          a2a::test::expect_error(h, "share_receive_window across communicators",
+                                  "communicators differ",
+                                  [&] { small.share_receive_window(elsewhere); });
+        }
+        MPI_Comm_free(&half);
+      }
     }
     if (h.procs() > 2) {
       MPI_Comm half;
