@@ -10,7 +10,9 @@
 // A caller that packs (a2a::Redistribution) writes its pieces straight into the peers' areas
 // (Plan::begin_direct), so the exchange itself moves nothing: pack, barrier, unpack. Or the
 // other way round (Plan::begin_pull): the caller's send data lives in a second window and each
-// rank reads its blocks from the peers' (the unpack reads the peers' memory).
+// rank reads its blocks from the peers' (the unpack reads the peers' memory). A plan used one
+// way only frees the other way's window (Plan::pull_only, Plan::release_pull), and plans whose
+// exchanges never overlap can receive into one window (Plan::share_receive_window).
 // Cost: 0 messages, 2 barriers; every rank writes (P-1) S bytes into the peers' areas and
 // copies (P-1) S out of its own (its own block goes straight to recv): every byte twice, where
 // a point-to-point exchange copies it once through the kernel (CMA) or twice through a bounce
