@@ -101,6 +101,12 @@ void Plan::release_pull() {
   single_copy(live(), "a2a::Plan::release_pull", Phase::idle).release_pull();
 }
 
+bool Plan::same_ranks(const Plan& other) const {
+  int same = MPI_UNEQUAL;
+  MPI_Comm_compare(live().comm, other.live().comm, &same);
+  return same == MPI_IDENT || same == MPI_CONGRUENT;
+}
+
 void Plan::share_receive_window(Plan& other) {
   const char* call = "a2a::Plan::share_receive_window";
   detail::SingleCopy& mine = single_copy(live(), call, Phase::idle);

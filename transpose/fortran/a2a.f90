@@ -45,8 +45,8 @@ module a2a
             a2a_exchange_create, a2a_exchange_execute, a2a_exchange_name, &
             a2a_exchange_scratch_bytes, a2a_exchange_free, &
             a2a_redistribution_create, a2a_redistribution_execute, a2a_redistribution_backend, &
-            a2a_redistribution_free, a2a_block_start, a2a_algorithm_count, a2a_algorithm_name, &
-            a2a_model
+            a2a_redistribution_share, a2a_redistribution_memory_bytes, a2a_redistribution_free, &
+            a2a_block_start, a2a_algorithm_count, a2a_algorithm_name, a2a_model
   ! A C string (char*) as a Fortran one: for the modules built on this one (a2a_fft).
   public :: fortran_string
 
@@ -158,6 +158,19 @@ module a2a
       import :: c_ptr
       type(c_ptr), value :: r
       type(c_ptr) :: p
+    end function
+    function c_redistribution_share(r, with) bind(c, name="a2a_redistribution_share") &
+        result(code)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: r, with
+      integer(c_int) :: code
+    end function
+    function c_redistribution_memory_bytes(rs, count) &
+        bind(c, name="a2a_redistribution_memory_bytes") result(bytes)
+      import :: c_ptr, c_int, c_size_t
+      type(c_ptr), intent(in) :: rs(*)
+      integer(c_int), value :: count
+      integer(c_size_t) :: bytes
     end function
     function c_redistribution_free(r) bind(c, name="a2a_redistribution_free") result(code)
       import :: c_ptr, c_int
@@ -355,6 +368,28 @@ contains
     type(a2a_redistribution), intent(in) :: r
     character(len=:), allocatable :: name
     name = fortran_string(c_redistribution_backend(r%handle))
+  end function
+
+  ! For redistributions that run one after another: r packs and receives into with's buffers
+  ! (and, single-copy on the same ranks, its window). Collective over r's communicator.
+  subroutine a2a_redistribution_share(r, with, ierr)
+    type(a2a_redistribution), intent(in) :: r, with
+    integer, intent(out) :: ierr
+    ierr = c_redistribution_share(r%handle, with%handle)
+  end subroutine
+
+  ! What the redistributions hold together on this rank besides your arrays, memory they share
+  ! counted once (pass all that share).
+  function a2a_redistribution_memory_bytes(rs) result(bytes)
+    type(a2a_redistribution), intent(in) :: rs(:)
+    integer(c_size_t) :: bytes
+    type(c_ptr) :: handles(max(size(rs), 1))
+    integer :: i
+    handles = c_null_ptr
+    do i = 1, size(rs)
+      handles(i) = rs(i)%handle
+    end do
+    bytes = c_redistribution_memory_bytes(handles, int(size(rs), c_int))
   end function
 
   subroutine a2a_redistribution_free(r, ierr)

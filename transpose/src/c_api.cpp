@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "a2a/agree.hpp"
 #include "a2a/box_c.hpp"
@@ -50,6 +51,20 @@ int a2a_redistribution_start(a2a_redistribution r, const void* in, void* out) {
     if (r == nullptr) throw a2a::Error("redistribution is NULL");
     r->redistribution.start(in, out);
   });
+}
+
+int a2a_redistribution_share(a2a_redistribution r, a2a_redistribution with) {
+  return a2a::c_api::guarded([&] {
+    if (r == nullptr || with == nullptr) throw a2a::Error("redistribution is NULL");
+    r->redistribution.share_with(with->redistribution);
+  });
+}
+
+size_t a2a_redistribution_memory_bytes(const a2a_redistribution* rs, int count) {
+  std::vector<const a2a::Redistribution*> group;
+  for (int i = 0; rs != nullptr && i < count; ++i)
+    if (rs[i] != nullptr) group.push_back(&rs[i]->redistribution);
+  return a2a::Redistribution::held_bytes(group);
 }
 
 int a2a_redistribution_finish(a2a_redistribution r) {

@@ -247,8 +247,14 @@ void Redistribution::release_pull() {
 }
 
 void Redistribution::share_window(Redistribution& other) {
-  if (plan_.direct() && other.plan_.direct() && !pull_only_ && !other.pull_only_)
+  if (plan_.direct() && other.plan_.direct() && !pull_only_ && !other.pull_only_ &&
+      plan_.same_ranks(other.plan_))
     plan_.share_receive_window(other.plan_);
+}
+
+void Redistribution::share_with(Redistribution& other) {
+  share_buffers(other.buffers_);
+  share_window(other);
 }
 
 // True when every piece already sits in the array where the packed buffer would hold it: each

@@ -206,6 +206,17 @@ static void pencils(const char* spec) {
          "z -> y redistribution created (Fortran handle)");
   expect(a2a_redistribution_create(row, &y, &z, sizeof(double complex), spec, &to_z) == A2A_SUCCESS,
          "y -> z redistribution created");
+  /* The way back runs after the way there: it shares its buffers (and window). What both hold
+   * then lies between the larger one's and both apart. */
+  a2a_redistribution pair[2] = {to_y, to_z};
+  const size_t there = a2a_redistribution_memory_bytes(pair, 1),
+               back_alone = a2a_redistribution_memory_bytes(pair + 1, 1);
+  expect(a2a_redistribution_share(to_z, to_y) == A2A_SUCCESS, "y -> z shares z -> y's memory");
+  const size_t shared = a2a_redistribution_memory_bytes(pair, 2);
+  expect(shared <= there + back_alone && shared >= (there > back_alone ? there : back_alone),
+         "shared memory held once");
+  if (strncmp(a2a_redistribution_backend(to_y), "shared_window", 13) == 0)
+    expect(shared < there + back_alone, "one window for both");
   expect(a2a_redistribution_execute(to_y, zdata, ydata) == A2A_SUCCESS, "z -> y executed");
   int closed = 1;
   at = 0;

@@ -74,6 +74,13 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 2;
   }
+  /* They run one after another: one set of buffers (and of window, where single-copy on the
+   * same ranks) serves both. */
+  const a2a_redistribution steps[2] = {z_to_y, y_to_x};
+  const size_t apart =
+      a2a_redistribution_memory_bytes(steps, 1) + a2a_redistribution_memory_bytes(steps + 1, 1);
+  checks++, failures += a2a_redistribution_share(y_to_x, z_to_y) != A2A_SUCCESS;
+  checks++, failures += a2a_redistribution_memory_bytes(steps, 2) > apart;
 
   double complex *zp = allocate(&z), *yp = allocate(&y), *xp = allocate(&x);
   /* The local plans, once: from the wisdom of earlier runs where it has them. */

@@ -18,6 +18,7 @@ program pencil_fft
   integer :: ierr, rank, procs, dims(2), p1, p2, r1, r2, row, col, checks, fails, totals(2)
   type(a2a_box) :: zbox, ybox, xbox
   type(a2a_redistribution) :: zy, yx
+  integer(c_size_t) :: apart
   complex(c_double_complex), allocatable :: zp(:, :, :), yp(:, :, :), xp(:, :, :), whole(:, :, :)
   character(len=64) :: backend
   integer(c_int64_t) :: i, j, k
@@ -62,6 +63,12 @@ program pencil_fft
   call check(ierr == A2A_SUCCESS, "z -> y redistribution: " // a2a_last_error())
   call a2a_redistribution_create(yx, col, ybox, xbox, 16_c_size_t, trim(backend), ierr)
   call check(ierr == A2A_SUCCESS, "y -> x redistribution: " // a2a_last_error())
+  ! They run one after another: one set of buffers (and of window, single-copy on the same
+  ! ranks) serves both.
+  apart = a2a_redistribution_memory_bytes([zy]) + a2a_redistribution_memory_bytes([yx])
+  call a2a_redistribution_share(yx, zy, ierr)
+  call check(ierr == A2A_SUCCESS .and. a2a_redistribution_memory_bytes([zy, yx]) <= apart, &
+             "y -> x shares z -> y's buffers")
 
   ! The FFT loop: along z (the first Fortran index), y, x, each a batch of 1D transforms.
   call fft_along(zp, 1)

@@ -58,6 +58,14 @@ def check(ok, what):
 to_pencils = a2a.Redistribution(comm, slab, zpencil, np.complex128, backend)
 z_to_y = a2a.Redistribution(row, zpencil, ypencil, np.complex128, backend)
 y_to_x = a2a.Redistribution(col, ypencil, xpencil, np.complex128, backend)
+# They run one after another: one set of buffers (and a window, single-copy on the same ranks).
+steps = [to_pencils, z_to_y, y_to_x]
+apart = sum(a2a.Redistribution.memory_bytes([r]) for r in steps)
+largest = max(a2a.Redistribution.memory_bytes([r]) for r in steps)
+z_to_y.share(to_pencils)
+y_to_x.share(to_pencils)
+shared = a2a.Redistribution.memory_bytes(steps)
+check(largest <= shared <= apart, f"shared: {shared} bytes held, {apart} apart, {largest} the largest")
 
 data = field(slab)
 z = np.empty(shape(zpencil), np.complex128)

@@ -132,6 +132,8 @@ class Plan {
   // claims that every peer has read what the last exchange of any of them left it. Not after
   // pull_only().
   void share_receive_window(Plan& other);
+  // Whether the two plans' communicators hold the same ranks in the same order (local).
+  bool same_ranks(const Plan& other) const;
 
   Kind kind() const;
   int procs() const;

@@ -1026,11 +1026,8 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
   }
   // The reshapes run one after another (execute() alone): one pair of buffers serves every
   // exchange, and one receive window every single-copy one.
-  const auto shared = std::make_shared<ExchangeBuffers>();
-  for (const auto& exchange : m.exchanges) {
-    exchange->share_buffers(shared);
-    exchange->share_window(*m.exchanges.front());
-  }
+  for (const auto& exchange : m.exchanges)
+    exchange->share_with(*m.exchanges.front());
   // Planned on these arrays; run on the caller's. (Not `work = {}`: that keeps the capacity.)
   if (options.external_workspace) AlignedVector<Complex>().swap(m.work);
   std::size_t exchange = 0;

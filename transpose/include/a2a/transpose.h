@@ -44,6 +44,15 @@ int a2a_redistribution_finish(a2a_redistribution r);
 const char* a2a_redistribution_backend(a2a_redistribution r);
 int a2a_redistribution_uniform(a2a_redistribution r);
 int a2a_redistribution_counters(a2a_redistribution r, a2a_counters* counters);
+/* For redistributions that run one after another (your transform's steps, forward and back;
+ * none in flight while another runs): r packs and receives into with's buffers from now on,
+ * grown to r's needs (r's own freed), and, where both are single-copy (shared_window) on the
+ * same ranks, into with's shared-memory window. Collective over r's communicator. */
+int a2a_redistribution_share(a2a_redistribution r, a2a_redistribution with);
+/* What the `count` redistributions hold together on this rank besides your arrays, memory they
+ * share counted once (pass all that share: a window shared with one left out may be counted
+ * with it): packing buffers, their backends' scratch and shared windows. */
+size_t a2a_redistribution_memory_bytes(const a2a_redistribution* rs, int count);
 int a2a_redistribution_free(a2a_redistribution* r);
 
 /* The balanced split of n indices into `parts`: the first index of part `index`

@@ -114,10 +114,15 @@ class Redistribution {
   void release_pull();
   // Redistributions on the same ranks that run one after another (a transform's reshapes) may
   // receive into one shared window (Plan::share_receive_window; collective): where both are
-  // single-copy and neither only pulls (pull_only: it has none), else nothing. What
+  // single-copy on the same ranks and neither only pulls (pull_only: it has none), else
+  // nothing. What
   // execute_in_window() or end_fill() return is then valid until the next exchange of any of
   // them; begin_fill(true) claims that every peer read what the last of any of them left it.
   void share_window(Redistribution& other);
+  // Both at once, for redistributions that run one after another: this one packs into
+  // `other`'s buffers (share_buffers) and receives into its window where it can (share_window).
+  // Collective over this one's ranks.
+  void share_with(Redistribution& other);
   // execute() in two steps (Plan::start/finish): start() packs and begins the exchange,
   // finish() completes it and unpacks. In between the caller may work on other memory; the
   // exchange progresses there only where the plan overlaps() (mpi, linear).

@@ -131,6 +131,9 @@ _redist_create = _declare(_tlib, "a2a_redistribution_create_f", _c_int,
 _redist_execute = _declare(_tlib, "a2a_redistribution_execute", _c_int, [_vp, _vp, _vp])
 _redist_backend = _declare(_tlib, "a2a_redistribution_backend", _cp, [_vp])
 _redist_uniform = _declare(_tlib, "a2a_redistribution_uniform", _c_int, [_vp])
+_redist_share = _declare(_tlib, "a2a_redistribution_share", _c_int, [_vp, _vp])
+_redist_memory = _declare(_tlib, "a2a_redistribution_memory_bytes", ctypes.c_size_t,
+                          [ctypes.POINTER(_vp), _c_int])
 _redist_free = _declare(_tlib, "a2a_redistribution_free", _c_int, [ctypes.POINTER(_vp)])
 _block_start = _declare(_tlib, "a2a_block_start", ctypes.c_int64,
                         [ctypes.c_int64, _c_int, _c_int])
@@ -451,6 +454,23 @@ class Redistribution(_Handle):
     @property
     def uniform(self):
         return bool(_redist_uniform(self._handle))
+
+    def share(self, other):
+        """Collective: for redistributions that run one after another, this one packs and
+        receives into other's buffers (and, single-copy on the same ranks, its window)."""
+        if not isinstance(other, Redistribution):
+            raise TypeError(f"share takes a Redistribution, not {type(other).__name__}")
+        _check(_redist_share(self._handle, other._handle))
+
+    @staticmethod
+    def memory_bytes(redistributions):
+        """What these redistributions hold together on this rank besides your arrays, memory
+        they share counted once (pass all that share)."""
+        rs = list(redistributions)
+        if not all(isinstance(r, Redistribution) for r in rs):
+            raise TypeError("memory_bytes takes Redistributions")
+        handles = (_vp * max(len(rs), 1))(*[r._handle for r in rs])
+        return _redist_memory(handles, len(rs))
 
 
 
