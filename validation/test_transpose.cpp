@@ -168,6 +168,17 @@ void check_shared(a2a::test::Harness& h, MPI_Comm comm, const Box& a, const Box&
   } else {
     h.expect(held == held_alone, what + " " + backend + ": nothing to share");
   }
+  if (!ab.direct()) {  // in flight, its buffers may not move: refused, not moved under it
+    const auto input_a = fill<double>(a);
+    std::vector<C> out_b(static_cast<std::size_t>(b.count()));
+    ab.start(input_a.data(), out_b.data());
+    a2a::test::expect_error(h, what + " " + backend + ": share_buffers in flight",
+                            "between start() and finish()", [&] { ab.share_buffers(shared); });
+    a2a::test::expect_error(h, what + " " + backend + ": share_with one in flight",
+                            "between start() and finish()", [&] { bc.share_with(ab); });
+    ab.finish();
+    h.expect(out_b == fill<double>(b), what + " " + backend + ": the exchange in flight, intact");
+  }
   const auto input = fill<double>(a);
   std::vector<C> at_b(static_cast<std::size_t>(b.count()));
   std::vector<C> at_c(static_cast<std::size_t>(c.count()));

@@ -253,6 +253,9 @@ void Redistribution::share_window(Redistribution& other) {
 }
 
 void Redistribution::share_with(Redistribution& other) {
+  if (other.in_flight_) {  // growing its buffers would move them under its exchange
+    throw Error("a2a::Redistribution::share_with: the other is between start() and finish()");
+  }
   share_buffers(other.buffers_);
   share_window(other);
 }
@@ -506,6 +509,8 @@ void Redistribution::execute(const void* in, void* out) {
 
 void Redistribution::share_buffers(const std::shared_ptr<ExchangeBuffers>& shared) {
   if (!shared) throw Error("a2a::Redistribution::share_buffers: no buffers given");
+  // Its exchange reads and writes its buffers until finish(): they may not move now.
+  if (in_flight_) throw Error("a2a::Redistribution::share_buffers: between start() and finish()");
   if (shared == buffers_) return;
   auto grow = [](std::vector<std::byte>& to, const std::vector<std::byte>& mine) {
     if (to.size() < mine.size()) to.resize(mine.size());
@@ -540,6 +545,7 @@ void Redistribution::start(const void* in, void* out) {
   plan_.start(send, recv);
   times_.exchange_s += MPI_Wtime() - t0;
   started_out_ = out;
+  in_flight_ = true;
 }
 
 void Redistribution::finish() {
@@ -549,6 +555,7 @@ void Redistribution::finish() {
   }
   const double t0 = MPI_Wtime();
   plan_.finish();
+  in_flight_ = false;
   times_.exchange_s += MPI_Wtime() - t0;
   complete(started_out_);
   ++times_.calls;

@@ -256,6 +256,7 @@ class Redistribution {
   std::vector<std::byte>& send_buffer() { return buffers_->areas[1 - recv_area_]; }
   std::vector<std::byte>& recv_buffer() { return buffers_->areas[recv_area_]; }
   void* started_out_ = nullptr;  // the output array, between start() and finish()
+  bool in_flight_ = false;       // between start() and finish() (not single-copy)
   PhaseTimes times_;
 };
 
