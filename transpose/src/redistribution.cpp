@@ -383,7 +383,8 @@ void Redistribution::complete(void* out) {
 const std::byte* Redistribution::execute_direct(const void* in, void* out, bool unpack_it) {
   if (pull_only_) {  // the input is the send layout (pulls()): into the window, then pulled
     const double t0 = MPI_Wtime();
-    if (plan_.send_extent() > 0) std::memcpy(plan_.pull_area(), in, plan_.send_extent());
+    std::byte* window = plan_.send_extent() > 0 ? plan_.pull_area() : nullptr;
+    if (window != nullptr && window != in) std::memcpy(window, in, plan_.send_extent());
     times_.pack_s += MPI_Wtime() - t0;
     pull_into(out);
     return nullptr;
