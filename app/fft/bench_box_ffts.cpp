@@ -32,7 +32,8 @@
 //                  (fftw_plan_r2r_3d, REDFT00 along every axis), out of place, beside box_dct1
 // Every plan with the same FFTW planner: estimate (the library's default) or measure.
 // One JSON line per series: the median and each round's time (us), the round trip's error, and
-// what a BoxFft plan does (its describe(): how a batch runs, on which path).
+// what a BoxFft plan does (its describe(): how a batch runs, on which path) and what an a2a plan
+// holds (memory_bytes(), the largest rank's).
 // scripts/measure box-fft runs it and writes the dated record. Not a test: it asserts nothing.
 #include <fftw3.h>
 #include <mpi.h>
@@ -65,6 +66,8 @@ struct Series {
   std::function<double()> error;
   std::vector<double> us;
   std::string plan;  // what a BoxFft plan does (describe()): how its batch runs
+  std::size_t memory_bytes =
+      0;  // what an a2a plan holds on this rank (memory_bytes()); 0: not known
 };
 
 template <typename T>
@@ -202,7 +205,8 @@ class LibrarySeries {
             },
             [&t] { return max_error(t.in, t.back); },
             {},
-            described};
+            described,
+            plan.memory_bytes()};
   }
 
   // A one-field plan on each of triple_'s 3 fields (each array a third per field).
@@ -217,7 +221,8 @@ class LibrarySeries {
             },
             [this] { return max_error(triple_.in, triple_.back); },
             {},
-            plan.describe()};
+            plan.describe(),
+            plan.memory_bytes()};
   }
 
   std::unique_ptr<a2a::fft::Fft3d<double>> fft3d_;
@@ -371,7 +376,7 @@ void time_rounds(std::vector<Series>& series, int iters) {
 }
 
 // One JSON line per series (rank 0): the median, each round's time, the round trip's error, the
-// plan's description.
+// plan's description and memory.
 void report(std::vector<Series>& series, std::int64_t n) {
   int procs = 1, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &procs);
@@ -379,6 +384,8 @@ void report(std::vector<Series>& series, std::int64_t n) {
   for (Series& x : series) {
     double error = x.error();
     MPI_Allreduce(MPI_IN_PLACE, &error, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    unsigned long long memory = x.memory_bytes;
+    MPI_Allreduce(MPI_IN_PLACE, &memory, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
     std::vector<double> sorted = x.us;
     std::sort(sorted.begin(), sorted.end());
     if (rank != 0) continue;
@@ -393,7 +400,9 @@ void report(std::vector<Series>& series, std::int64_t n) {
       if (c == '"' || c == '\\') plan += '\\';
       plan += c;
     }
-    std::printf("], \"plan\": \"%s\"}\n", plan.c_str());
+    std::printf("], \"plan\": \"%s\"", plan.c_str());
+    if (memory > 0) std::printf(", \"memory_bytes\": %llu", memory);
+    std::printf("}\n");
   }
 }
 
