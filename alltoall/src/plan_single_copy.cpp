@@ -98,6 +98,7 @@ void Plan::pull_only() {
 }
 
 void Plan::release_pull() {
+  if (!direct()) return;
   single_copy(live(), "a2a::Plan::release_pull", Phase::idle).release_pull();
 }
 
@@ -110,7 +111,9 @@ bool Plan::same_ranks(const Plan& other) const {
 void Plan::share_receive_window(Plan& other) {
   const char* call = "a2a::Plan::share_receive_window";
   detail::SingleCopy& mine = single_copy(live(), call, Phase::idle);
-  mine.share_receive_window(single_copy(other.live(), call, Phase::idle));
+  detail::SingleCopy& theirs = single_copy(other.live(), call, Phase::idle);
+  if (!same_ranks(other)) throw Error(std::string(call) + ": the plans' communicators differ");
+  mine.share_receive_window(theirs);
 }
 
 }  // namespace a2a

@@ -120,7 +120,8 @@ class Plan {
   // rank; prepare_pull() first where not yet): after it, the three direct calls throw and
   // execute() goes through this rank's pull area (the same two copies). Nothing for a plan
   // that is not single-copy. The other way, release_pull() (collective) frees the pull area
-  // of a caller that only pushes; prepare_pull() makes it again. Not after pull_only().
+  // of a caller that only pushes (nothing for a plan that is not single-copy either);
+  // prepare_pull() makes it again. Not after pull_only().
   void pull_only();
   void release_pull();
   // Plans on the same ranks (duplicates of one communicator) whose exchanges never overlap can

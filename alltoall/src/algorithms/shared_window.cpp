@@ -178,10 +178,6 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
       throw Error(std::string(call) + ": the other plan is not shared_window's");
     if (pull_only_ || other->pull_only_)
       throw Error(std::string(call) + ": a plan that only pulls has no receive window");
-    int same = MPI_UNEQUAL;
-    MPI_Comm_compare(comm_, other->comm_, &same);
-    if (same != MPI_IDENT && same != MPI_CONGRUENT)
-      throw Error(std::string(call) + ": the plans' communicators differ");
     if (other->window_ == window_) return;
     const std::shared_ptr<ReceiveWindow> into = other->window_;
     const std::vector<SharedWindowPlan*> moving = window_->users;
@@ -222,13 +218,8 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
   void find_targets() {
     targets_ = peer_addresses<std::byte>(comm_, window_->areas, layout_.recv_displs);
   }
-  // sync, barrier, sync (SharedAreas::fence) among this plan's ranks: the window may have been
-  // made on another sharer's communicator.
-  void fence() const {
-    window_->areas.sync();
-    MPI_Barrier(comm_);
-    window_->areas.sync();
-  }
+  // On this plan's own communicator: the window may have been made on another sharer's.
+  void fence() const { window_->areas.fence(comm_); }
   void leave_window() {
     if (!window_) return;
     auto& users = window_->users;

@@ -71,10 +71,12 @@ class SharedAreas {
     if (win_ != MPI_WIN_NULL) MPI_Win_sync(win_);
   }
   // Every rank's stores before it are seen by every rank's loads after it (the MPI-3 shared
-  // memory model: sync, barrier, sync).
-  void fence() const {
+  // memory model: sync, barrier, sync), among `comm`'s ranks (the window's, or a duplicate of
+  // them that outlives the one it was made on).
+  void fence() const { fence(comm_); }
+  void fence(MPI_Comm comm) const {
     sync();
-    MPI_Barrier(comm_);
+    MPI_Barrier(comm);
     sync();
   }
 
