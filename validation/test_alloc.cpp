@@ -27,14 +27,19 @@
 #include "a2a/transpose.hpp"
 #include "checks.hpp"
 #ifdef A2A_TEST_FFT
+#include <fftw3.h>
+
 #include "a2a/fft/aligned.hpp"
 #include "a2a/fft/box_fft.hpp"
+#include "a2a/fft/fft3d.hpp"
+#include "a2a/fft/ways.hpp"
 #endif
 
 namespace {
 std::atomic<long> g_allocations{0};
 std::atomic<bool> g_counting{false};
-std::atomic<long long> g_live_bytes{0};  // operator new's blocks and shared windows, this rank
+std::atomic<long long> g_live_bytes{0};    // operator new's blocks and shared windows, this rank
+std::atomic<long long> g_window_bytes{0};  // the shared windows alone
 
 void* counted(void* p) {
   if (p == nullptr) throw std::bad_alloc();
@@ -64,6 +69,7 @@ extern "C" int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info in
     if (slot.second != 0) continue;
     slot = {*win, size};
     g_live_bytes += size;
+    g_window_bytes += size;
     break;
   }
   return code;
@@ -72,6 +78,7 @@ extern "C" int MPI_Win_free(MPI_Win* win) {
   for (auto& slot : g_windows) {
     if (slot.second == 0 || slot.first != *win) continue;
     g_live_bytes -= slot.second;
+    g_window_bytes -= slot.second;
     slot = {};
     break;
   }
@@ -323,6 +330,57 @@ void check_fft_memory(Harness& h) {
                                " allocations in forward and backward");
   }
 }
+
+// A slab on one node (shared_window, MEASURE, the way back remembered): a way back that pushes
+// receives into the forward's window (one area, as large as the larger of this rank's boxes);
+// one that pulls keeps the forward's window and its own send window, the spectrum's box each.
+// This rank's live windows, as made.
+void check_slab_windows(Harness& h) {
+  const int procs = h.procs();
+  MPI_Comm node;
+  MPI_Comm_split_type(h.comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_size = 0;
+  MPI_Comm_size(node, &node_size);
+  MPI_Comm_free(&node);
+  int everywhere = node_size == procs ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &everywhere, 1, MPI_INT, MPI_LAND, h.comm());
+  if (procs < 2 || everywhere == 0) return;  // one rank, or ranks on several hosts
+  const std::array<std::int64_t, 3> n{24, 30, 20};
+  for (const bool r2c : {false, true}) {
+    for (const char* back : {"push", "yes"}) {
+      a2a::fft::Options o;
+      o.n = n;
+      o.p1 = procs;
+      o.p2 = 1;
+      o.r2c = r2c;
+      o.backend = o.backend2 = "shared_window";
+      o.fftw_flags = FFTW_MEASURE;
+      a2a::fft::ways::forget_all();
+      a2a::fft::ways::remember(std::string("double ") + (r2c ? "r2c " : "c2c ") + "24x30x20 on " +
+                                   std::to_string(procs) + "x1 chunks 1 measure: fused backward",
+                               back);
+      const long long before = g_window_bytes.load();
+      const a2a::fft::Fft3d<double> fft(h.comm(), o);
+      const long long windows = g_window_bytes.load() - before;
+      const std::string ways = fft.local_transforms();
+      const bool pushed = ways.find("pushed") != std::string::npos;
+      const auto in_bytes = static_cast<long long>(fft.input_box().count()) * 16;
+      const auto out_bytes = static_cast<long long>(fft.output_box().count()) * 16;
+      const long long page = 4096;  // what MPI may round an area up to
+      const std::string what = std::string(r2c ? "r2c" : "c2c") + " slab (" + ways +
+                               "): " + std::to_string(windows) + " bytes of windows, boxes " +
+                               std::to_string(in_bytes) + " and " + std::to_string(out_bytes);
+      h.expect(pushed == (back[0] == 'p'), what + ": the way back remembered runs");
+      if (pushed) {
+        h.expect(windows <= std::max(in_bytes, out_bytes) + page, what + ": one window");
+      } else {
+        h.expect(windows >= 2 * out_bytes && windows <= 2 * (out_bytes + page),
+                 what + ": the forward's window and the pull's");
+      }
+    }
+  }
+  a2a::fft::ways::forget_all();
+}
 #endif
 
 void run(Harness& h) {
@@ -402,6 +460,7 @@ int main(int argc, char** argv) {
     check_scratch(h);
 #ifdef A2A_TEST_FFT
     check_fft_memory(h);
+    check_slab_windows(h);
 #endif
     code = h.finish();
   }

@@ -240,6 +240,29 @@ int main(int argc, char** argv) {
         MPI_Comm_free(&half);
       }
     }
+    // The larger of two sharers turns to pulling: the window shrinks to what the other
+    // receives, and both still exchange right.
+    {
+      a2a::Plan small("shared_window", MPI_COMM_WORLD, 16),
+          large("shared_window", MPI_COMM_WORLD, 65536);
+      small.share_receive_window(large);
+      large.pull_only();
+      const std::size_t held = small.scratch_bytes() + large.scratch_bytes();
+      h.expect(small.scratch_bytes() < large.recv_extent() && held < 2 * large.recv_extent(),
+               "pull_only of the larger sharer: the window shrinks (" + std::to_string(held) +
+                   " bytes held)");
+      for (a2a::Plan* p : {&small, &large}) {
+        const std::size_t block = p->send_extent() / static_cast<std::size_t>(h.procs());
+        std::vector<std::uint8_t> out(p->send_extent()), in(p->recv_extent()), want(in.size());
+        for (std::size_t i = 0; i < out.size(); ++i)
+          out[i] = static_cast<std::uint8_t>(i * 5 + static_cast<std::size_t>(h.rank()) * 11);
+        p->execute(out.data(), in.data());
+        MPI_Alltoall(out.data(), static_cast<int>(block), MPI_BYTE, want.data(),
+                     static_cast<int>(block), MPI_BYTE, MPI_COMM_WORLD);
+        h.expect(in == want,
+                 "after the shrink, " + std::to_string(block) + "-byte blocks: as MPI_Alltoall");
+      }
+    }
     if (h.procs() > 2) {
       MPI_Comm half;
       MPI_Comm_split(MPI_COMM_WORLD, h.rank() % 2, h.procs() - h.rank(), &half);

@@ -246,10 +246,12 @@ void Redistribution::release_pull() {
   pulls_ = false;
 }
 
-void Redistribution::share_window(Redistribution& other) {
-  if (plan_.direct() && other.plan_.direct() && !pull_only_ && !other.pull_only_ &&
-      plan_.same_ranks(other.plan_))
-    plan_.share_receive_window(other.plan_);
+bool Redistribution::share_window(Redistribution& other) {
+  if (!plan_.direct() || !other.plan_.direct() || pull_only_ || other.pull_only_ ||
+      !plan_.same_ranks(other.plan_))
+    return false;
+  plan_.share_receive_window(other.plan_);
+  return true;
 }
 
 void Redistribution::share_with(Redistribution& other) {

@@ -131,7 +131,8 @@ class Plan {
   // exchanges (a transform's reshapes, forward and backward): a plan's received data
   // (end_direct()) is valid until the next exchange of any of them; begin_direct(true) then
   // claims that every peer has read what the last exchange of any of them left it. Not after
-  // pull_only().
+  // pull_only(); a sharer's pull_only() leaves the window to the others, shrunk to what they
+  // receive.
   void share_receive_window(Plan& other);
   // Whether the two plans' communicators hold the same ranks in the same order (local).
   bool same_ranks(const Plan& other) const;

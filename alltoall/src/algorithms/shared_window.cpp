@@ -157,12 +157,15 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
     return sources_[static_cast<std::size_t>(peer)];
   }
   void end_pull(Counters&) override { send_areas_->fence(); }
-  // The receive areas go (with the last plan that shares them); what was pushed is pulled.
+  // The receive areas go (with the last plan that shares them; shrunk to what the others
+  // receive where this one needed more); what was pushed is pulled.
   void pull_only() override {
     prepare_pull();
+    const std::shared_ptr<ReceiveWindow> left = window_;
     leave_window();
     targets_.assign(targets_.size(), nullptr);
     pull_only_ = true;
+    if (left && !left->users.empty()) fit(*left);
   }
   void release_pull() override {
     if (pull_only_) throw Error("a2a::Plan::release_pull: this plan only pulls (pull_only())");
@@ -183,9 +186,7 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
     const std::vector<SharedWindowPlan*> moving = window_->users;
     std::vector<SharedWindowPlan*> all = into->users;
     all.insert(all.end(), moving.begin(), moving.end());
-    std::size_t need = 0;
-    for (const SharedWindowPlan* u : all)
-      need = std::max(need, u->layout_.recv_extent());
+    const std::size_t need = most_received(all);
     int grow = need > into->areas.size(rank_) ? 1 : 0;
     check_mpi(MPI_Allreduce(MPI_IN_PLACE, &grow, 1, MPI_INT, MPI_LOR, comm_), "MPI_Allreduce");
     for (SharedWindowPlan* u : moving)  // the old window goes with its last user
@@ -214,6 +215,23 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
   std::vector<const std::byte*> sources_;
   bool pull_only_ = false;
 
+  static std::size_t most_received(const std::vector<SharedWindowPlan*>& users) {
+    std::size_t need = 0;
+    for (const SharedWindowPlan* u : users)
+      need = std::max(need, u->layout_.recv_extent());
+    return need;
+  }
+  // Collective: the window made again where a rank has more than its users receive.
+  void fit(ReceiveWindow& window) {
+    const std::size_t need = most_received(window.users);
+    int shrink = need < window.areas.asked() ? 1 : 0;
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &shrink, 1, MPI_INT, MPI_LOR, comm_), "MPI_Allreduce");
+    if (shrink == 0) return;
+    window.areas.use_comm(comm_);
+    window.areas.allocate(need);
+    for (SharedWindowPlan* u : window.users)
+      u->find_targets();
+  }
   // This rank's block for q goes where q receives from this rank. Collective.
   void find_targets() {
     targets_ = peer_addresses<std::byte>(comm_, window_->areas, layout_.recv_displs);

@@ -31,6 +31,7 @@ class SharedAreas {
   void allocate(std::size_t bytes) {
     release();
     check_room(bytes);
+    asked_ = bytes;
     // Each rank's area on its own pages, first touched by its owner.
     MPI_Info info;
     MPI_Info_create(&info);
@@ -54,6 +55,7 @@ class SharedAreas {
   void release() {
     std::fill(areas_.begin(), areas_.end(), nullptr);
     std::fill(sizes_.begin(), sizes_.end(), 0);
+    asked_ = 0;
     if (win_ == MPI_WIN_NULL) return;
     int finalized = 0;
     MPI_Finalized(&finalized);
@@ -63,6 +65,8 @@ class SharedAreas {
   }
   std::byte* area(int q) const { return areas_[static_cast<std::size_t>(q)]; }
   std::size_t size(int q) const { return sizes_[static_cast<std::size_t>(q)]; }
+  // What this rank asked for in the last allocate (size(): what MPI gave, perhaps whole pages).
+  std::size_t asked() const { return asked_; }
   // The communicator of the next allocate (the window's ranks; a sharer's own duplicate of it,
   // where the areas outlive the communicator they were made on: shared_window's receive window).
   void use_comm(MPI_Comm comm) { comm_ = comm; }
@@ -116,6 +120,7 @@ class SharedAreas {
 
   MPI_Comm comm_;
   MPI_Win win_ = MPI_WIN_NULL;
+  std::size_t asked_ = 0;
   std::vector<std::byte*> areas_;
   std::vector<std::size_t> sizes_;
 };

@@ -133,26 +133,25 @@ Fft3d<Real>::Fft3d(MPI_Comm comm, const Options& o) : flags_(o.fftw_flags) {
   // Fused or not: the fusion saves a pass over memory but runs the planes through a scratch
   // plane and writes the peers' memory row by row; which is faster is the machine's.
   const bool measuring = (flags_ & (FFTW_ESTIMATE | FFTW_WISDOM_ONLY)) == 0;
+  share_windows();  // before the timing: the fused ways are timed as they will run
   if (measuring && o.planes_way.empty()) choose_fusion(ways_key_, comm, o.r2c);
   release_unused_window(comm);
-  share_windows(plan);
 }
 
 // Exchanges on the same ranks that run one after another receive into one window: a pencil's
-// row steps (z <-> y), its column steps (y <-> x), and the two to and from the input's layout.
-// Not a fusable slab's: its fused ways skip fences (begin_fill(true)) on the reasoning that each
-// direction's window was read before the other's fences, which a shared window breaks. Nor
-// chunks, which are in flight at once.
+// row steps (z <-> y), the column steps (y <-> x), and the two to and from the input's layout.
+// Not chunks, which are in flight at once. Where the column steps share one, a fused run may
+// no longer skip its opening fence after the other direction pushed into that window
+// (forward_window_read_, backward_window_read_); a way back that pulls leaves it
+// (release_unused_window: pull_only), and skips as before.
 template <typename Real>
-void Fft3d<Real>::share_windows(const logic::Fft3dPlan& plan) {
+void Fft3d<Real>::share_windows() {
   auto pair = [](Step& a, Step& b) {
-    if (!a.local && !b.local && a.parts.size() == 1 && b.parts.size() == 1)
-      b.parts[0].share_window(a.parts[0]);
+    return !a.local && !b.local && a.parts.size() == 1 && b.parts.size() == 1 &&
+           b.parts[0].share_window(a.parts[0]);
   };
-  if (!plan.fusable) {
-    pair(zy_, yz_);
-    pair(yx_, xy_);
-  }
+  pair(zy_, yz_);
+  column_window_shared_ = pair(yx_, xy_);
   if (to_natural_ && from_natural_) from_natural_->share_window(*to_natural_);
 }
 
@@ -164,7 +163,10 @@ void Fft3d<Real>::release_unused_window(MPI_Comm comm) {
   if (xy_.local || xy_.parts.size() != 1 || !xy_.parts[0].pulls()) return;  // alike everywhere
   int ways[2] = {xy_.before.empty() && !push_backward_, push_backward_};    // pulled, pushed
   MPI_Allreduce(MPI_IN_PLACE, ways, 2, MPI_INT, MPI_LAND, comm);
-  if (ways[0] != 0) xy_.parts[0].pull_only();
+  if (ways[0] != 0) {
+    xy_.parts[0].pull_only();  // and leaves the window it shared with yx_
+    column_window_shared_ = false;
+  }
   if (ways[1] != 0) xy_.parts[0].release_pull();
 }
 
@@ -837,7 +839,8 @@ typename Fft3d<Real>::Complex* Fft3d<Real>::backward_to_z(const Complex* in) {
   // every rank reads its pieces from the peers' (no pack pass).
   Redistribution* pull =
       !xy_.local && xy_.parts.size() == 1 && xy_.before.empty() ? &xy_.parts[0] : nullptr;
-  const bool pulling = pull != nullptr && pull->pulls();  // alike on every rank
+  const bool pulling = pull != nullptr && pull->pulls();                // alike on every rank
+  if (!pulling && column_window_shared_) forward_window_read_ = false;  // received into it
   if (pulling && pull->input_window() != nullptr) x = static_cast<Complex*>(pull->input_window());
   if (yxz_) {  // from [y][x][z] into [x][y][z], as the exchange takes it
     const auto count = static_cast<std::size_t>(boxes_[2].count());
@@ -1032,7 +1035,9 @@ void Fft3d<Real>::forward_fused(const Scatter& scatter, Complex* final_out, bool
   });
   double t2 = MPI_Wtime();
   const auto* x = static_cast<const Complex*>(r.end_fill(out));
-  backward_window_read_ = true;  // each rank read it in the backward, before this fence
+  // Each rank read its backward window in the backward, before this fence; not so where that
+  // is this window, which it reads after it.
+  backward_window_read_ = !column_window_shared_;
   transpose_seconds += (t1 - t0) + (MPI_Wtime() - t2);
   count_fused(t2 - t1, copying);
   if (own_in_out) {  // each y-plane: the peers' x ranges from the window, then transformed
@@ -1142,7 +1147,7 @@ const typename Fft3d<Real>::Complex* Fft3d<Real>::push_rows(const Complex* in, C
   });
   double t2 = MPI_Wtime();
   const auto* window = static_cast<const Complex*>(r.end_fill(nullptr));
-  forward_window_read_ = true;  // each rank read it in the forward, before this fence
+  forward_window_read_ = !column_window_shared_;  // as forward_fused's backward_window_read_
   double t3 = MPI_Wtime();
   transpose_seconds += (t1 - t0) + (t3 - t2);
   count_fused(t2 - t1, copying);

@@ -115,10 +115,10 @@ class Redistribution {
   // Redistributions on the same ranks that run one after another (a transform's reshapes) may
   // receive into one shared window (Plan::share_receive_window; collective): where both are
   // single-copy on the same ranks and neither only pulls (pull_only: it has none), else
-  // nothing. What
-  // execute_in_window() or end_fill() return is then valid until the next exchange of any of
-  // them; begin_fill(true) claims that every peer read what the last of any of them left it.
-  void share_window(Redistribution& other);
+  // nothing; says which. What execute_in_window() or end_fill() return is then valid until the
+  // next exchange of any of them; begin_fill(true) claims that every peer read what the last of
+  // any of them left it.
+  bool share_window(Redistribution& other);
   // Both at once, for redistributions that run one after another: this one packs into
   // `other`'s buffers (share_buffers) and receives into its window where it can (share_window).
   // Collective over this one's ranks.

@@ -228,7 +228,7 @@ class Fft3d {
   void plan_fusion(bool forward_planes, bool backward_planes);
   void choose_fusion(const std::string& key, MPI_Comm comm, bool r2c);
   void release_unused_window(MPI_Comm comm);
-  void share_windows(const logic::Fft3dPlan& plan);
+  void share_windows();
   template <typename Scatter>
   // out_apart: the caller's input does not share memory with `out` (this rank's own pieces may
   // go straight into it while the input is still being read).
@@ -258,6 +258,7 @@ class Fft3d {
   // need not wait for them (Redistribution::begin_fill(true)). The calls, alike on every rank,
   // keep them alike; an unfused exchange through the window clears them.
   bool forward_window_read_ = false, backward_window_read_ = false;
+  bool column_window_shared_ = false;  // yx_ and xy_ receive into one window (share_windows)
   std::vector<Slice> push_slices_, pull_rows_;  // receivers' x ranges; sources' y ranges
   std::vector<std::byte*> push_targets_;
   // The x transforms on column panels (forward: none when the y <-> x step is pipelined).
