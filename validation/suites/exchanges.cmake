@@ -63,7 +63,7 @@ if(A2A_WITH_FFTW)
   # White-box: the library's local-transform ways (columns.hpp, planes.hpp) too.
   target_include_directories(test_fft3d PRIVATE ${PROJECT_SOURCE_DIR}/transpose/fft/src)
   target_link_libraries(test_fft3d PRIVATE a2a::fft)
-  foreach(ranks 1 2 4)
+  foreach(ranks 1 2 4 8)  # 8: a slab with a rank of no x-planes (7 x 13 x 6)
     a2a_add_mpi_test(fft.class_alignment.P${ranks} ${ranks} COMMAND $<TARGET_FILE:test_fft3d>
                      TIMEOUT 120)
   endforeach()
