@@ -332,9 +332,8 @@ void check_fft_memory(Harness& h) {
 }
 
 // A slab on one node (shared_window, MEASURE, the way back remembered): a way back that pushes
-// receives into the forward's window (one area, as large as the larger of this rank's boxes);
-// one that pulls keeps the forward's window and its own send window, the spectrum's box each.
-// This rank's live windows, as made.
+// receives into the forward's window, one that pulls keeps its send data there; one area, as
+// large as the larger of this rank's boxes. This rank's live windows, as made.
 void check_slab_windows(Harness& h) {
   const int procs = h.procs();
   MPI_Comm node;
@@ -371,12 +370,8 @@ void check_slab_windows(Harness& h) {
                                "): " + std::to_string(windows) + " bytes of windows, boxes " +
                                std::to_string(in_bytes) + " and " + std::to_string(out_bytes);
       h.expect(pushed == (back[0] == 'p'), what + ": the way back remembered runs");
-      if (pushed) {
-        h.expect(windows <= std::max(in_bytes, out_bytes) + page, what + ": one window");
-      } else {
-        h.expect(windows >= 2 * out_bytes && windows <= 2 * (out_bytes + page),
-                 what + ": the forward's window and the pull's");
-      }
+      h.expect(windows >= out_bytes && windows <= std::max(in_bytes, out_bytes) + page,
+               what + ": one window");
     }
   }
   a2a::fft::ways::forget_all();

@@ -263,6 +263,50 @@ int main(int argc, char** argv) {
                  "after the shrink, " + std::to_string(block) + "-byte blocks: as MPI_Alltoall");
       }
     }
+    // A plan that pulls keeps its send data in the receive window of one that pushes: held
+    // once; the two alternate, each as MPI_Alltoall; refused where it cannot be.
+    {
+      a2a::Plan pushes("shared_window", MPI_COMM_WORLD, 24),
+          pulls("shared_window", MPI_COMM_WORLD, 4096);
+      pulls.prepare_pull();
+      const std::size_t apart = pushes.scratch_bytes() + pulls.scratch_bytes();
+      pulls.share_pull_area(pushes);
+      const std::size_t held = pushes.scratch_bytes() + pulls.scratch_bytes();
+      h.expect(held < apart && held >= pulls.send_extent(), "share_pull_area: one window (" +
+                                                                std::to_string(held) + " bytes, " +
+                                                                std::to_string(apart) + " apart)");
+      for (int round = 0; round < 3; ++round) {
+        for (a2a::Plan* p : {&pushes, &pulls}) {
+          const std::size_t block = p->send_extent() / static_cast<std::size_t>(h.procs());
+          std::vector<std::uint8_t> out(p->send_extent()), in(p->recv_extent()), want(in.size());
+          for (std::size_t i = 0; i < out.size(); ++i)
+            out[i] = static_cast<std::uint8_t>(i * 3 + static_cast<std::size_t>(h.rank()) * 17 +
+                                               block + static_cast<std::size_t>(round));
+          if (p == &pulls) {
+            std::memcpy(pulls.pull_area(), out.data(), out.size());
+            pulls.begin_pull();
+            for (int q = 0; q < h.procs(); ++q)
+              std::memcpy(in.data() + static_cast<std::size_t>(q) * block, pulls.pull_source(q),
+                          block);
+            pulls.end_pull();
+          } else {
+            p->execute(out.data(), in.data());
+          }
+          MPI_Alltoall(out.data(), static_cast<int>(block), MPI_BYTE, want.data(),
+                       static_cast<int>(block), MPI_BYTE, MPI_COMM_WORLD);
+          h.expect(in == want, std::string(p == &pulls ? "pulled" : "pushed") +
+                                   " through one window, round " + std::to_string(round) +
+                                   ": as MPI_Alltoall");
+        }
+      }
+      pulls.release_pull();  // the window shrinks back to what the push receives
+      h.expect(pushes.scratch_bytes() + pulls.scratch_bytes() < held,
+               "release_pull of the pull area shared: the window shrinks");
+      a2a::test::expect_error(h, "share_pull_area with linear", "is not single-copy",
+                              [&] { pulls.share_pull_area(plan); });
+      a2a::test::expect_error(h, "share_pull_area into a plan that only pulls", "only pulls",
+                              [&] { pushes.share_pull_area(shared); });
+    }
     if (h.procs() > 2) {
       MPI_Comm half;
       MPI_Comm_split(MPI_COMM_WORLD, h.rank() % 2, h.procs() - h.rank(), &half);

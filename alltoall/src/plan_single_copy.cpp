@@ -116,4 +116,12 @@ void Plan::share_receive_window(Plan& other) {
   mine.share_receive_window(theirs);
 }
 
+void Plan::share_pull_area(Plan& other) {
+  const char* call = "a2a::Plan::share_pull_area";
+  detail::SingleCopy& mine = single_copy(live(), call, Phase::idle);
+  detail::SingleCopy& theirs = single_copy(other.live(), call, Phase::idle);
+  if (!same_ranks(other)) throw Error(std::string(call) + ": the plans' communicators differ");
+  mine.share_pull_area(theirs);
+}
+
 }  // namespace a2a

@@ -254,6 +254,15 @@ bool Redistribution::share_window(Redistribution& other) {
   return true;
 }
 
+bool Redistribution::share_pull_area(Redistribution& other) {
+  if (!plan_.direct() || !other.plan_.direct() || !pulls_ || other.pull_only_ ||
+      !plan_.same_ranks(other.plan_))
+    return false;
+  prepare_pull();
+  plan_.share_pull_area(other.plan_);
+  return true;
+}
+
 void Redistribution::share_with(Redistribution& other) {
   if (other.in_flight_) {  // growing its buffers would move them under its exchange
     throw Error("a2a::Redistribution::share_with: the other is between start() and finish()");

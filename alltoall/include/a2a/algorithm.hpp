@@ -84,7 +84,8 @@ NodeTopology plan_topology(Context& ctx);
 // pull_source(q). pull_only() (collective) frees the push's memory: the pull calls and
 // execute() (then through the pull area) go on working, the push calls throw. release_pull()
 // (collective) frees what prepare_pull() made. share_receive_window(other) (collective) makes
-// both plans, and those already sharing with either, receive into one window.
+// both plans, and those already sharing with either, receive into one window;
+// share_pull_area(other) (collective) keeps this plan's pull area in other's receive window.
 class SingleCopy {
  public:
   virtual ~SingleCopy() = default;
@@ -99,6 +100,7 @@ class SingleCopy {
   virtual void pull_only() = 0;
   virtual void release_pull() = 0;
   virtual void share_receive_window(SingleCopy& other) = 0;
+  virtual void share_pull_area(SingleCopy& other) = 0;
 };
 
 // One algorithm's plan for a fixed exchange (uniform, or a vector layout known when it is

@@ -134,6 +134,11 @@ class Plan {
   // pull_only(); a sharer's pull_only() leaves the window to the others, shrunk to what they
   // receive.
   void share_receive_window(Plan& other);
+  // The same for a pull: this plan's pull area moves into `other`'s receive window (collective,
+  // both single-copy on the same ranks; prepare_pull() first where not yet), for a plan that
+  // pulls after `other` pushed, or before it: what the pull area holds is valid until the next
+  // exchange of any of the window's plans. Not where `other` only pulls.
+  void share_pull_area(Plan& other);
   // Whether the two plans' communicators hold the same ranks in the same order (local).
   bool same_ranks(const Plan& other) const;
 

@@ -12,7 +12,8 @@
 // other way round (Plan::begin_pull): the caller's send data lives in a second window and each
 // rank reads its blocks from the peers' (the unpack reads the peers' memory). A plan used one
 // way only frees the other way's window (Plan::pull_only, Plan::release_pull), and plans whose
-// exchanges never overlap can receive into one window (Plan::share_receive_window).
+// exchanges never overlap can receive into one window (Plan::share_receive_window), where one
+// of them may also keep its pull area (Plan::share_pull_area).
 // Cost: 0 messages, 2 barriers; every rank writes (P-1) S bytes into the peers' areas and
 // copies (P-1) S out of its own (its own block goes straight to recv): every byte twice, where
 // a point-to-point exchange copies it once through the kernel (CMA) or twice through a bounce
@@ -27,6 +28,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "a2a/algorithm.hpp"
 #include "a2a/topology.hpp"
@@ -81,12 +83,17 @@ std::vector<Byte*> peer_addresses(MPI_Comm comm, const SharedAreas& areas,
 
 class SharedWindowPlan;
 
-// The receive areas of one plan, or of several on the same ranks whose exchanges never overlap
-// (Plan::share_receive_window): each rank's area as large as the most any of them receives.
-struct ReceiveWindow {
-  ReceiveWindow(MPI_Comm comm, int procs) : areas(comm, procs) {}
+// A window of areas that plans on the same ranks whose exchanges never overlap use in turn:
+// one plan's receive areas, or several's (Plan::share_receive_window), and perhaps a plan's
+// pull area (Plan::share_pull_area). Each rank's area as large as the most any use needs.
+struct Window {
+  Window(MPI_Comm comm, int procs) : areas(comm, procs) {}
+  struct Use {
+    SharedWindowPlan* plan;
+    bool pull;  // its send data (pull area), else what it receives
+  };
   SharedAreas areas;
-  std::vector<SharedWindowPlan*> users;  // the first counts it in its scratch_bytes
+  std::vector<Use> users;  // the first counts it in its plan's scratch_bytes
 };
 
 // A fixed layout: the areas are sized and every target is known once, when it is built.
@@ -97,13 +104,16 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
         rank_(ctx.rank),
         procs_(ctx.procs),
         layout_(ctx.layout),
-        window_(std::make_shared<ReceiveWindow>(ctx.comm, ctx.procs)) {
+        window_(std::make_shared<Window>(ctx.comm, ctx.procs)) {
     require_one_node(ctx.comm);
-    window_->users.push_back(this);
+    window_->users.push_back({this, false});
     window_->areas.allocate(layout_.recv_extent());
     find_targets();
   }
-  ~SharedWindowPlan() override { leave_window(); }
+  ~SharedWindowPlan() override {
+    leave(window_, false);
+    leave(pull_window_, true);
+  }
   SharedWindowPlan(const SharedWindowPlan&) = delete;
   SharedWindowPlan& operator=(const SharedWindowPlan&) = delete;
 
@@ -131,123 +141,150 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
   SingleCopy* single_copy() override { return this; }
   void begin_direct(Counters& c, bool peers_have_read) override {
     if (pull_only_) throw Error("a2a::Plan::begin_direct: this plan only pulls (pull_only())");
-    if (!peers_have_read) fence();  // every peer has read what the last call left it
+    if (!peers_have_read) window_->areas.fence(comm_);  // every peer read what the last left it
     count_writes(LayoutView::of(layout_), rank_, procs_, c);
   }
   std::byte* direct_target(int peer) override { return targets_[static_cast<std::size_t>(peer)]; }
   const std::byte* end_direct(Counters&) override {
-    fence();
+    window_->areas.fence(comm_);
     return window_->areas.area(rank_);
   }
   // Pull: the send data lives in a second window, and each rank reads its blocks from there.
   void prepare_pull() override {
-    if (send_areas_) return;
-    send_areas_ = std::make_unique<SharedAreas>(comm_, procs_);
-    send_areas_->allocate(layout_.send_extent());
-    // Where q keeps its block for this rank: q's send displacement for it.
-    sources_ = peer_addresses<const std::byte>(comm_, *send_areas_, layout_.send_displs);
+    if (pull_window_) return;
+    pull_window_ = std::make_shared<Window>(comm_, procs_);
+    pull_window_->users.push_back({this, true});
+    pull_window_->areas.allocate(layout_.send_extent());
+    find_sources();
   }
-  std::byte* pull_area() override { return send_areas_ ? send_areas_->area(rank_) : nullptr; }
+  std::byte* pull_area() override {
+    return pull_window_ ? pull_window_->areas.area(rank_) : nullptr;
+  }
   void begin_pull(Counters& c) override {
-    if (!send_areas_) throw Error("a2a::Plan::begin_pull: no prepare_pull()");
-    send_areas_->fence();  // every peer's send data is complete
+    if (!pull_window_) throw Error("a2a::Plan::begin_pull: no prepare_pull()");
+    pull_window_->areas.fence(comm_);  // every peer's send data is complete
     count_writes(LayoutView::of(layout_), rank_, procs_, c);
   }
   const std::byte* pull_source(int peer) override {
     return sources_[static_cast<std::size_t>(peer)];
   }
-  void end_pull(Counters&) override { send_areas_->fence(); }
+  void end_pull(Counters&) override { pull_window_->areas.fence(comm_); }
   // The receive areas go (with the last plan that shares them; shrunk to what the others
-  // receive where this one needed more); what was pushed is pulled.
+  // need where this one needed more); what was pushed is pulled.
   void pull_only() override {
     prepare_pull();
-    const std::shared_ptr<ReceiveWindow> left = window_;
-    leave_window();
+    leave_and_fit(window_, false);
     targets_.assign(targets_.size(), nullptr);
     pull_only_ = true;
-    if (left && !left->users.empty()) fit(*left);
   }
   void release_pull() override {
     if (pull_only_) throw Error("a2a::Plan::release_pull: this plan only pulls (pull_only())");
-    send_areas_.reset();
+    leave_and_fit(pull_window_, true);
     sources_.clear();
   }
   // Both plans' users receive into one window from now on, grown (collectively) where a rank
   // needs more than it has; every user's targets found again where it moved or grew.
   void share_receive_window(SingleCopy& with) override {
     const char* call = "a2a::Plan::share_receive_window";
-    auto* other = dynamic_cast<SharedWindowPlan*>(&with);
-    if (other == nullptr)
-      throw Error(std::string(call) + ": the other plan is not shared_window's");
-    if (pull_only_ || other->pull_only_)
+    SharedWindowPlan& other = peer_plan(with, call);
+    if (pull_only_ || other.pull_only_)
       throw Error(std::string(call) + ": a plan that only pulls has no receive window");
-    if (other->window_ == window_) return;
-    const std::shared_ptr<ReceiveWindow> into = other->window_;
-    const std::vector<SharedWindowPlan*> moving = window_->users;
-    std::vector<SharedWindowPlan*> all = into->users;
-    all.insert(all.end(), moving.begin(), moving.end());
-    const std::size_t need = most_received(all);
-    int grow = need > into->areas.size(rank_) ? 1 : 0;
-    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &grow, 1, MPI_INT, MPI_LOR, comm_), "MPI_Allreduce");
-    for (SharedWindowPlan* u : moving)  // the old window goes with its last user
-      u->window_ = into;
-    if (grow != 0) {
-      into->areas.use_comm(comm_);
-      into->areas.allocate(need);
-    }
-    into->users = all;
-    for (SharedWindowPlan* u : grow != 0 ? all : moving)
-      u->find_targets();
+    if (other.window_ == window_) return;
+    std::vector<Window::Use> moving = window_->users;
+    for (const Window::Use& u : moving)  // the old window goes with its last user
+      (u.pull ? u.plan->pull_window_ : u.plan->window_) = other.window_;
+    join(other.window_, moving);
+  }
+  // This plan's pull area moves into the other's receive window (its own pull window goes).
+  void share_pull_area(SingleCopy& with) override {
+    const char* call = "a2a::Plan::share_pull_area";
+    SharedWindowPlan& other = peer_plan(with, call);
+    if (other.pull_only_)
+      throw Error(std::string(call) + ": a plan that only pulls has no receive window");
+    prepare_pull();
+    if (pull_window_ == other.window_) return;
+    leave(pull_window_, true);  // its own pull window, which only it uses, is freed
+    pull_window_ = other.window_;
+    join(other.window_, {{this, true}});
   }
   std::size_t scratch_bytes() const override {
-    const bool counts_window = window_ && window_->users.front() == this;
-    return (counts_window ? window_->areas.size(rank_) : 0) +
-           (send_areas_ ? send_areas_->size(rank_) : 0);
+    auto counted = [this](const std::shared_ptr<Window>& w) {
+      return w && w->users.front().plan == this ? w->areas.size(rank_) : 0;
+    };
+    return counted(window_) + (pull_window_ != window_ ? counted(pull_window_) : 0);
   }
 
  private:
   MPI_Comm comm_;
   int rank_, procs_;
   VectorLayout layout_;
-  std::shared_ptr<ReceiveWindow> window_;  // none after pull_only()
+  std::shared_ptr<Window> window_;       // receive areas; none after pull_only()
+  std::shared_ptr<Window> pull_window_;  // prepare_pull(): the send data where peers pull it
   std::vector<std::byte*> targets_;
-  std::unique_ptr<SharedAreas> send_areas_;  // pull only (prepare_pull)
   std::vector<const std::byte*> sources_;
   bool pull_only_ = false;
 
-  static std::size_t most_received(const std::vector<SharedWindowPlan*>& users) {
+  static SharedWindowPlan& peer_plan(SingleCopy& with, const char* call) {
+    auto* other = dynamic_cast<SharedWindowPlan*>(&with);
+    if (other == nullptr)
+      throw Error(std::string(call) + ": the other plan is not shared_window's");
+    return *other;
+  }
+  std::size_t need_of(const Window::Use& u) const {
+    return u.pull ? u.plan->layout_.send_extent() : u.plan->layout_.recv_extent();
+  }
+  std::size_t most_needed(const Window& w) const {
     std::size_t need = 0;
-    for (const SharedWindowPlan* u : users)
-      need = std::max(need, u->layout_.recv_extent());
+    for (const Window::Use& u : w.users)
+      need = std::max(need, need_of(u));
     return need;
   }
-  // Collective: the window made again where a rank has more than its users receive.
-  void fit(ReceiveWindow& window) {
-    const std::size_t need = most_received(window.users);
-    int shrink = need < window.areas.asked() ? 1 : 0;
+  // Collective: `moving` (already pointing at `into`) joins its users; the window grows where a
+  // rank needs more than it has, and every use that moved, or all where it grew, finds its
+  // peers' addresses again.
+  void join(const std::shared_ptr<Window>& into, const std::vector<Window::Use>& moving) {
+    into->users.insert(into->users.end(), moving.begin(), moving.end());
+    int grow = most_needed(*into) > into->areas.size(rank_) ? 1 : 0;
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &grow, 1, MPI_INT, MPI_LOR, comm_), "MPI_Allreduce");
+    if (grow != 0) {
+      into->areas.use_comm(comm_);
+      into->areas.allocate(most_needed(*into));
+    }
+    for (const Window::Use& u : grow != 0 ? into->users : moving)
+      u.pull ? u.plan->find_sources() : u.plan->find_targets();
+  }
+  // This use leaves the window (freed with its last use).
+  void leave(std::shared_ptr<Window>& w, bool pull) {
+    if (!w) return;
+    std::erase_if(w->users, [&](const Window::Use& u) { return u.plan == this && u.pull == pull; });
+    w.reset();
+  }
+  // Collective: leave(), and the window made again where a rank has more than its users need.
+  void leave_and_fit(std::shared_ptr<Window>& w, bool pull) {
+    const std::shared_ptr<Window> left = w;
+    leave(w, pull);
+    if (!left || left->users.empty()) return;
+    const std::size_t need = most_needed(*left);
+    int shrink = need < left->areas.asked() ? 1 : 0;
     check_mpi(MPI_Allreduce(MPI_IN_PLACE, &shrink, 1, MPI_INT, MPI_LOR, comm_), "MPI_Allreduce");
     if (shrink == 0) return;
-    window.areas.use_comm(comm_);
-    window.areas.allocate(need);
-    for (SharedWindowPlan* u : window.users)
-      u->find_targets();
+    left->areas.use_comm(comm_);
+    left->areas.allocate(need);
+    for (const Window::Use& u : left->users)
+      u.pull ? u.plan->find_sources() : u.plan->find_targets();
   }
   // This rank's block for q goes where q receives from this rank. Collective.
   void find_targets() {
     targets_ = peer_addresses<std::byte>(comm_, window_->areas, layout_.recv_displs);
   }
-  // On this plan's own communicator: the window may have been made on another sharer's.
-  void fence() const { window_->areas.fence(comm_); }
-  void leave_window() {
-    if (!window_) return;
-    auto& users = window_->users;
-    users.erase(std::remove(users.begin(), users.end(), this), users.end());
-    window_.reset();
+  // Where q keeps its block for this rank: q's send displacement for it. Collective.
+  void find_sources() {
+    sources_ = peer_addresses<const std::byte>(comm_, pull_window_->areas, layout_.send_displs);
   }
   // execute() without receive areas: every block but this rank's own through its pull area.
   void execute_by_pull(const std::byte* send, std::byte* recv, Counters& c) {
     const auto me = static_cast<std::size_t>(rank_);
-    std::byte* area = send_areas_->area(rank_);
+    std::byte* area = pull_area();
     for (std::size_t q = 0; q < targets_.size(); ++q) {
       if (q != me)
         copy(area + layout_.send_displs[q], send + layout_.send_displs[q], layout_.send_counts[q]);

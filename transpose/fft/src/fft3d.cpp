@@ -164,8 +164,12 @@ void Fft3d<Real>::release_unused_window(MPI_Comm comm) {
   int ways[2] = {xy_.before.empty() && !push_backward_, push_backward_};    // pulled, pushed
   MPI_Allreduce(MPI_IN_PLACE, ways, 2, MPI_INT, MPI_LAND, comm);
   if (ways[0] != 0) {
-    xy_.parts[0].pull_only();  // and leaves the window it shared with yx_
-    column_window_shared_ = false;
+    // Its receive window (shared with yx_'s) goes; its input window moves into yx_'s receive
+    // window: the forward's reads of it end before the backward writes there, the backward's
+    // peers read it between fences, and the forward's peers write there after them.
+    xy_.parts[0].pull_only();
+    xy_.parts[0].share_pull_area(yx_.parts[0]);
+    column_window_shared_ = false;  // nothing pushes into it in the backward
   }
   if (ways[1] != 0) xy_.parts[0].release_pull();
 }

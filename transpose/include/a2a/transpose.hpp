@@ -119,6 +119,11 @@ class Redistribution {
   // next exchange of any of them; begin_fill(true) claims that every peer read what the last of
   // any of them left it.
   bool share_window(Redistribution& other);
+  // The same for this one's input window (prepare_pull() first where not yet): it moves into
+  // `other`'s receive window (Plan::share_pull_area; collective), where both are single-copy on
+  // the same ranks, this one pulls() and `other` does not only pull, else nothing; says which.
+  // What input_window() holds is then valid until the next exchange of either.
+  bool share_pull_area(Redistribution& other);
   // Both at once, for redistributions that run one after another: this one packs into
   // `other`'s buffers (share_buffers) and receives into its window where it can (share_window).
   // Collective over this one's ranks.
