@@ -108,6 +108,23 @@ void check_pair(a2a::test::Harness& h, MPI_Comm comm, const Box& in, const Box& 
                             [&] { back.begin_fill(); });
     a2a::test::expect_error(h, what + " " + backend + ": release_pull after pull_only",
                             "only pulls", [&] { back.release_pull(); });
+    // Its input window moved into the forward's receive window: held once; the two in turn,
+    // the forward's output read where it landed, the way back restoring the input.
+    const std::size_t apart = a2a::Redistribution::held_bytes({&forward, &back});
+    h.expect(back.share_pull_area(forward), what + " " + backend + ": share_pull_area");
+    h.expect(a2a::Redistribution::held_bytes({&forward, &back}) < apart,
+             what + " " + backend + ": the input window in the forward's, held once");
+    const auto expected = fill<T>(out);
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      std::vector<std::complex<T>> elsewhere(result.size());
+      const auto* at = static_cast<const std::complex<T>*>(
+          forward.execute_in_window(input.data(), elsewhere.data()));
+      h.expect(std::equal(expected.begin(), expected.end(), at),
+               what + " " + backend + ": the forward through the shared window");
+      std::fill(pulled.begin(), pulled.end(), std::complex<T>(-1));
+      back.execute(result.data(), pulled.data());
+      h.expect(pulled == input, what + " " + backend + ": the way back through it");
+    }
   }
   if (single_copy) {
     // Single copy: the pack writes into the peers' memory, whatever the layout.
