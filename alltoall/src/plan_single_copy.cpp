@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <string>
 #include <tuple>
+#include <utility>
 
 #include "a2a/alltoall.hpp"
 #include "a2a/buffer.hpp"
@@ -38,6 +40,17 @@ detail::SingleCopy& single_copy(detail::PlanState& s, const char* call, Phase ph
   if (peer < 0 || peer >= s.procs)
     throw Error(std::string(call) + ": peer " + std::to_string(peer) + " out of range");
   return *shared;
+}
+
+// Two plans that are to share memory: both single-copy, idle and on the same ranks, checked
+// before any collective call (alike on every rank).
+std::pair<detail::SingleCopy&, detail::SingleCopy&> sharing(detail::PlanState& a,
+                                                            detail::PlanState& b, const char* call,
+                                                            bool same_ranks) {
+  detail::SingleCopy& mine = single_copy(a, call, Phase::idle);
+  detail::SingleCopy& theirs = single_copy(b, call, Phase::idle);
+  if (!same_ranks) throw Error(std::string(call) + ": the plans' communicators differ");
+  return {mine, theirs};
 }
 
 }  // namespace
@@ -109,18 +122,14 @@ bool Plan::same_ranks(const Plan& other) const {
 }
 
 void Plan::share_receive_window(Plan& other) {
-  const char* call = "a2a::Plan::share_receive_window";
-  detail::SingleCopy& mine = single_copy(live(), call, Phase::idle);
-  detail::SingleCopy& theirs = single_copy(other.live(), call, Phase::idle);
-  if (!same_ranks(other)) throw Error(std::string(call) + ": the plans' communicators differ");
+  auto [mine, theirs] =
+      sharing(live(), other.live(), "a2a::Plan::share_receive_window", same_ranks(other));
   mine.share_receive_window(theirs);
 }
 
 void Plan::share_pull_area(Plan& other) {
-  const char* call = "a2a::Plan::share_pull_area";
-  detail::SingleCopy& mine = single_copy(live(), call, Phase::idle);
-  detail::SingleCopy& theirs = single_copy(other.live(), call, Phase::idle);
-  if (!same_ranks(other)) throw Error(std::string(call) + ": the plans' communicators differ");
+  auto [mine, theirs] =
+      sharing(live(), other.live(), "a2a::Plan::share_pull_area", same_ranks(other));
   mine.share_pull_area(theirs);
 }
 
