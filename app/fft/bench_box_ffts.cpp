@@ -66,8 +66,8 @@ struct Series {
   std::function<double()> error;
   std::vector<double> us;
   std::string plan;  // what a BoxFft plan does (describe()): how its batch runs
-  std::size_t memory_bytes =
-      0;  // what an a2a plan holds on this rank (memory_bytes()); 0: not known
+  // What an a2a plan holds on this rank (memory_bytes()); 0: not known.
+  std::size_t memory_bytes = 0;
 };
 
 template <typename T>

@@ -246,18 +246,20 @@ void Redistribution::release_pull() {
   pulls_ = false;
 }
 
+// Both single-copy on the same ranks, and `other` still receives (it does not only pull).
+bool Redistribution::can_share_into(const Redistribution& other) const {
+  return plan_.direct() && other.plan_.direct() && !other.pull_only_ &&
+         plan_.same_ranks(other.plan_);
+}
+
 bool Redistribution::share_window(Redistribution& other) {
-  if (!plan_.direct() || !other.plan_.direct() || pull_only_ || other.pull_only_ ||
-      !plan_.same_ranks(other.plan_))
-    return false;
+  if (pull_only_ || !can_share_into(other)) return false;
   plan_.share_receive_window(other.plan_);
   return true;
 }
 
 bool Redistribution::share_pull_area(Redistribution& other) {
-  if (!plan_.direct() || !other.plan_.direct() || !pulls_ || other.pull_only_ ||
-      !plan_.same_ranks(other.plan_))
-    return false;
+  if (!pulls_ || !can_share_into(other)) return false;
   prepare_pull();
   plan_.share_pull_area(other.plan_);
   return true;

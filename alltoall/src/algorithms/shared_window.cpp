@@ -240,18 +240,13 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
     return need;
   }
   // Collective: `moving` (already pointing at `into`) joins its users; the window grows where a
-  // rank needs more than it has, and every use that moved, or all where it grew, finds its
-  // peers' addresses again.
+  // rank needs more than it has, and every use that moved (all, where it grew) finds its peers'
+  // addresses again.
   void join(const std::shared_ptr<Window>& into, const std::vector<Window::Use>& moving) {
     into->users.insert(into->users.end(), moving.begin(), moving.end());
-    int grow = most_needed(*into) > into->areas.size(rank_) ? 1 : 0;
-    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &grow, 1, MPI_INT, MPI_LOR, comm_), "MPI_Allreduce");
-    if (grow != 0) {
-      into->areas.use_comm(comm_);
-      into->areas.allocate(most_needed(*into));
-    }
-    for (const Window::Use& u : grow != 0 ? into->users : moving)
-      u.pull ? u.plan->find_sources() : u.plan->find_targets();
+    if (!remake_if(*into, most_needed(*into) > into->areas.size(rank_)))
+      for (const Window::Use& u : moving)
+        u.plan->find_addresses(u.pull);
   }
   // This use leaves the window (freed with its last use).
   void leave(std::shared_ptr<Window>& w, bool pull) {
@@ -263,16 +258,21 @@ class SharedWindowPlan final : public PlanImpl, public SingleCopy {
   void leave_and_fit(std::shared_ptr<Window>& w, bool pull) {
     const std::shared_ptr<Window> left = w;
     leave(w, pull);
-    if (!left || left->users.empty()) return;
-    const std::size_t need = most_needed(*left);
-    int shrink = need < left->areas.asked() ? 1 : 0;
-    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &shrink, 1, MPI_INT, MPI_LOR, comm_), "MPI_Allreduce");
-    if (shrink == 0) return;
-    left->areas.use_comm(comm_);
-    left->areas.allocate(need);
-    for (const Window::Use& u : left->users)
-      u.pull ? u.plan->find_sources() : u.plan->find_targets();
+    if (left && !left->users.empty()) remake_if(*left, most_needed(*left) < left->areas.asked());
   }
+  // Collective: where `here` holds on any rank, the window is made again as large as its users
+  // need and every use finds its peers' addresses again; says whether.
+  bool remake_if(Window& w, bool here) {
+    int remake = here ? 1 : 0;
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &remake, 1, MPI_INT, MPI_LOR, comm_), "MPI_Allreduce");
+    if (remake == 0) return false;
+    w.areas.use_comm(comm_);
+    w.areas.allocate(most_needed(w));
+    for (const Window::Use& u : w.users)
+      u.plan->find_addresses(u.pull);
+    return true;
+  }
+  void find_addresses(bool pull) { pull ? find_sources() : find_targets(); }
   // This rank's block for q goes where q receives from this rank. Collective.
   void find_targets() {
     targets_ = peer_addresses<std::byte>(comm_, window_->areas, layout_.recv_displs);

@@ -205,6 +205,7 @@ class Redistribution {
   void reset_phase_times() { times_ = {}; }
 
  private:
+  bool can_share_into(const Redistribution& other) const;
   struct Piece {
     Box box;                 // the intersection, in global indices
     std::size_t offset = 0;  // in the send or receive buffer, bytes
