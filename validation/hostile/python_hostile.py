@@ -5,8 +5,11 @@ outcome on every rank, never a crash or wrong data:
   - a Redistribution's arrays in the wrong shape (a transposed copy of the right byte count);
   - integers out of range or not integers: block_bytes 2**64 + 8, 8.9, -8, True; counts that are
     negative, floats, 2**64 - 1; model(-1, 2), model(2**64 + 16, 2); block_start past its range;
-  - a plan, an exchange and a redistribution used after comm.Free().
+  - a plan, an exchange and a redistribution used after comm.Free();
+  - an Fft in a reference cycle that the cycle collector frees on one rank only (freeing is
+    collective: it must not wait there for the other ranks).
 Prints "python_hostile: N passed, M failed"."""
+import gc
 import sys
 
 import numpy as np
@@ -194,6 +197,36 @@ if has_fft:
         raises(a2a.Error, "agree_calls=False on one rank only",
                lambda: a2a.Fft(comm, n, slab, y_slab, out_order=(1, 0, 2),
                                agree_calls=rank != procs - 1), "differ")
+
+    # Freeing is collective, and Python's cycle collector runs when each rank's own allocations
+    # trigger it: an Fft held in a reference cycle and collected on rank 0 only is parked there
+    # (a collective free would wait for ranks that are in their next call); once every rank has
+    # collected it, the next call that agrees with the others frees it on all of them.
+    class Solver:
+        def __init__(self):
+            self.fft = a2a.Fft(comm, n, slab, y_slab, out_order=(1, 0, 2))
+            self.step = self.run  # a bound method: the solver is in a reference cycle
+
+        def run(self, u):
+            return self.fft.forward(u)
+
+    gc.disable()  # the collector runs only where this test says
+    freeing = a2a._freeing(comm)
+    solver = Solver()
+    solver.run(x)
+    del solver
+    if rank == 0:
+        gc.collect()
+    with a2a.Fft(comm, n, slab, y_slab, out_order=(1, 0, 2)) as other:
+        check(np.allclose(other.backward(other.forward(x), scaling="full"), x),
+              "a round trip while rank 0 alone has collected an Fft")
+        check(len(freeing.parked) == (1 if rank == 0 else 0),
+              f"parked where collected: {len(freeing.parked)}")
+        gc.collect()
+        check(len(freeing.parked) == 1, f"parked once every rank collected: {len(freeing.parked)}")
+        other.forward(x)
+        check(len(freeing.parked) == 0, f"freed at the next agreed call: {len(freeing.parked)}")
+    gc.enable()
 
 totals = comm.allreduce(np.array([checks, fails]))
 if rank == 0:

@@ -26,7 +26,9 @@ Errors raise a2a.SpecError (bad backend specs) or a2a.Error; errors while creati
 exchange or redistribution are the same on every rank, so no rank is left waiting.
 """
 import ctypes
+import gc
 import os
+import threading
 
 import numpy as np
 
@@ -176,13 +178,17 @@ def _agreed(c, convert):
     """Collective over c (from _mpi4py_comm): convert() (the arguments' checks and conversions)
     run on every rank, then one allgather of the outcome, so an argument error of one rank raises
     the same exception, with the same message, on every rank instead of leaving the others
-    waiting in the create."""
+    waiting in the create. It also frees the objects on c that every rank has parked
+    (_Freeing)."""
     try:
         value, failure = convert(), None
     except (TypeError, ValueError, OverflowError, Error) as e:
         value = None
         failure = (type(e).__name__, str(e), getattr(e, "code", 2))
-    failures = c.allgather(failure)
+    freeing = _freeing(c)
+    gathered = c.allgather((failure, freeing.parked_orders()))
+    freeing.free(set.intersection(*(set(orders) for _, orders in gathered)))
+    failures = [f for f, _ in gathered]
     first = next(((r, f) for r, f in enumerate(failures) if f is not None), None)
     if first is None:
         return value
@@ -260,19 +266,93 @@ def _layout(procs, *arrays):
     return [_counts(v, procs, n) for v, n in zip(arrays, _LAYOUT_NAMES)]
 
 
+# Freeing an object is collective: its C free gives back shared-memory windows and
+# communicators through MPI's collective calls, which every rank must make in the same order.
+# Python frees an object when its last reference goes, at the same point on every rank, except
+# one held in a reference cycle: the cycle collector runs when this rank's own allocations
+# trigger it, at a different point on each rank, and a collective free there waits forever
+# for ranks that are elsewhere. What the collector frees is therefore parked, and freed at the
+# next call on its communicator that agrees with the other ranks anyway (_agreed: an object
+# made on it, an Fft's forward or backward), where every rank frees what all have parked,
+# oldest first.
+_collecting = 0
+
+
+def _collector_phase(phase, info):
+    global _collecting
+    _collecting += 1 if phase == "start" else -1
+
+
+gc.callbacks.append(_collector_phase)
+
+
+class _Freeing:
+    """A communicator's a2a objects, for freeing them alike on every rank: how many were made on
+    it (the same count on every rank, since making one is collective) and the parked ones, by
+    the order they were made in."""
+
+    _keyval = None
+    _lock = threading.Lock()
+
+    def __init__(self):
+        self.made = 0
+        self.parked = {}
+
+    def parked_orders(self):
+        with self._lock:
+            return tuple(self.parked)
+
+    def park(self, order, free, handle):
+        with self._lock:
+            self.parked[order] = (free, handle)
+
+    def free(self, orders):
+        """Collective: every rank passes the same orders."""
+        for order in sorted(orders):
+            with self._lock:
+                free, handle = self.parked.pop(order)
+            free(ctypes.byref(handle))
+
+
+def _freeing(c):
+    """c's _Freeing, kept as an attribute of the communicator (so one freed and remade under
+    the same handle starts afresh, and a Dup() has its own)."""
+    from mpi4py import MPI
+    with _Freeing._lock:
+        if _Freeing._keyval is None:
+            _Freeing._keyval = MPI.Comm.Create_keyval()
+        freeing = c.Get_attr(_Freeing._keyval)
+        if freeing is None:
+            freeing = _Freeing()
+            c.Set_attr(_Freeing._keyval, freeing)
+        return freeing
+
+
 class _Handle:
-    """Owns one C handle: freed by close(), at garbage collection, or leaving a with-block."""
+    """Owns one C handle: freed by close(), leaving a with-block, when its last reference goes,
+    or (made collectively again) after the cycle collector found it (_Freeing)."""
 
     def __init__(self, free):
         self._handle = _vp()
         self._free = free
+        self._freeing = None
+
+    def _made_on(self, c):
+        """After a successful create on c (collective, so counted alike on every rank)."""
+        self._freeing = _freeing(c)
+        self._order = self._freeing.made
+        self._freeing.made += 1
 
     def close(self):
         if getattr(self, "_handle", None):
             self._free(ctypes.byref(self._handle))
 
     def __del__(self):
-        self.close()
+        if _collecting and getattr(self, "_freeing", None) and getattr(self, "_handle", None):
+            self._freeing.park(self._order, self._free, self._handle)
+            self._handle = None
+        else:
+            self.close()
 
     def __enter__(self):
         return self
@@ -296,6 +376,7 @@ class Plan(_Handle):
             spec_b, layout = _agreed(c, lambda: (_spec(spec), _layout(self._procs, *_arrays)))
             _check(_plan_vector(spec_b, c.py2f(), *[p for _, p in layout],
                                 ctypes.byref(self._handle)))
+        self._made_on(c)
 
     @classmethod
     def vector(cls, spec, comm, send_counts, send_displs, recv_counts, recv_displs):
@@ -348,6 +429,7 @@ class VectorExchange(_Handle):
         self._procs = c.Get_size()
         _check(_exchange_create(_agreed(c, lambda: _spec(spec)), c.py2f(),
                                 ctypes.byref(self._handle)))
+        self._made_on(c)
 
     def execute(self, send, send_counts, send_displs, recv, recv_counts, recv_displs):
         """Collective: MPI_Alltoallv's contract, counts and displacements in bytes."""
@@ -427,6 +509,7 @@ class Redistribution(_Handle):
         self.itemsize, cin, cout, spec_b = _agreed(c, convert)
         _check(_redist_create(c.py2f(), ctypes.byref(cin), ctypes.byref(cout), self.itemsize,
                               spec_b, ctypes.byref(self._handle)))
+        self._made_on(c)
 
     def _check_array(self, a, box, name):
         """An array over box: its bytes, and its shape where it has more than one axis (a
@@ -641,6 +724,7 @@ class Fft(_Handle):
         self._options = _agreed(c, convert)
         self._agree_calls = bool(agree_calls)
         _check(_fft_create(c.py2f(), ctypes.byref(self._options), ctypes.byref(self._handle)))
+        self._made_on(c)
         any_dft = "dft" in kinds
         real, cplx = ((np.float32, np.complex64) if precision == "float"
                       else (np.float64, np.complex128))
