@@ -7,10 +7,12 @@ outcome on every rank, never a crash or wrong data:
     negative, floats, 2**64 - 1; model(-1, 2), model(2**64 + 16, 2); block_start past its range;
   - a plan, an exchange and a redistribution used after comm.Free();
   - an Fft in a reference cycle that the cycle collector frees on one rank only (freeing is
-    collective: it must not wait there for the other ranks).
+    collective: it must not wait there for the other ranks), and one dropped while the
+    collector runs in another thread (freed at once, as on the other ranks).
 Prints "python_hostile: N passed, M failed"."""
 import gc
 import sys
+import threading
 
 import numpy as np
 from mpi4py import MPI
@@ -226,6 +228,15 @@ if has_fft:
         check(len(freeing.parked) == 1, f"parked once every rank collected: {len(freeing.parked)}")
         other.forward(x)
         check(len(freeing.parked) == 0, f"freed at the next agreed call: {len(freeing.parked)}")
+    # While the collector runs in another thread, what this thread drops is freed at once, at
+    # the same point as on the ranks where no collection runs.
+    elsewhere = threading.Thread(target=a2a._collector_phase, args=("start", {}))
+    elsewhere.start()
+    elsewhere.join()
+    dropped = a2a.Fft(comm, n, slab, y_slab, out_order=(1, 0, 2))
+    del dropped
+    check(len(freeing.parked) == 0, "dropped while another thread collects: freed at once")
+    a2a._collector_phase("stop", {})
     gc.enable()
 
 totals = comm.allreduce(np.array([checks, fails]))

@@ -275,12 +275,14 @@ def _layout(procs, *arrays):
 # next call on its communicator that agrees with the other ranks anyway (_agreed: an object
 # made on it, an Fft's forward or backward), where every rank frees what all have parked,
 # oldest first.
-_collecting = 0
+# The thread the collector runs in (its finalizers run there too); an object another thread
+# drops meanwhile is freed as usual, at its own point, the same on every rank.
+_collector_thread = None
 
 
 def _collector_phase(phase, info):
-    global _collecting
-    _collecting += 1 if phase == "start" else -1
+    global _collector_thread
+    _collector_thread = threading.get_ident() if phase == "start" else None
 
 
 gc.callbacks.append(_collector_phase)
@@ -348,7 +350,8 @@ class _Handle:
             self._free(ctypes.byref(self._handle))
 
     def __del__(self):
-        if _collecting and getattr(self, "_freeing", None) and getattr(self, "_handle", None):
+        collected = _collector_thread == threading.get_ident()
+        if collected and getattr(self, "_freeing", None) and getattr(self, "_handle", None):
             self._freeing.park(self._order, self._free, self._handle)
             self._handle = None
         else:
