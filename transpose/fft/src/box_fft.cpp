@@ -662,24 +662,9 @@ struct BoxFft<Real>::Impl {
       // then the plan in place.
       const Lines lines = step.r2c ? Lines::fftw : own_lines(kind, at.box, step.axis, step.real);
       const bool trig = lines != Lines::fftw;
-      const bool straight =
-          trig || (step.r2c && forward) || (!step.r2c && step.axis == 2 && per_point() == 1);
-      if (at.array == kCallerIn && !straight) move(Op::copy, {kWorkA, at.box, at.real}, {0, 1, 2});
       Op op;
       op.type = Op::transform;
-      op.src = op.dst = at.array;
       op.bytes = bytes_of(at);
-      // In the caller's output: planned in place on work array B, its stand-in.
-      std::byte* planned_src = at.array == kCallerOut ? arrays[kWorkB] : arrays[at.array];
-      if (at.array == kCallerIn) {
-        // LineTransforms to the end: into the caller's output, which they then transform in place
-        // (no work array between them: one array fewer in cache).
-        op.dst = trig && !relayout_end && to_end_all(i + 1, at.box, true) ? kCallerOut : kWorkA;
-        if (!trig) {
-          op.reads_caller = true;
-          planned_src = arrays[kWorkB];
-        }
-      }
       if (step.r2c) {  // r2c reads real fields and writes complex ones, c2r the reverse
         const std::size_t real_field = static_cast<std::size_t>(before.count()) * sizeof(Real);
         const std::size_t complex_field =
@@ -689,6 +674,26 @@ struct BoxFft<Real>::Impl {
         by_fields(op, op.bytes / batch_size());
       }
       const auto fields = static_cast<std::ptrdiff_t>(op.by_field ? 1 : this->fields());
+      // ColumnFfts' panels copy their columns out of any array into their own scratch and back
+      // into another: like a LineTransform, they read the caller's input straight.
+      const bool columns = !trig && !step.r2c && kind == Kind::dft &&
+                           make_columns(op, at.box, step.axis, sign, fields, arrays[kWorkB]);
+      if (columns && forward) column_ways[s] = op.column_ffts->name();
+      const bool straight = trig || columns || (step.r2c && forward) ||
+                            (!step.r2c && step.axis == 2 && per_point() == 1);
+      if (at.array == kCallerIn && !straight) move(Op::copy, {kWorkA, at.box, at.real}, {0, 1, 2});
+      op.src = op.dst = at.array;
+      // In the caller's output: planned in place on work array B, its stand-in.
+      std::byte* planned_src = at.array == kCallerOut ? arrays[kWorkB] : arrays[at.array];
+      if (at.array == kCallerIn) {
+        // LineTransforms to the end: into the caller's output, which they then transform in place
+        // (no work array between them: one array fewer in cache).
+        op.dst = trig && !relayout_end && to_end_all(i + 1, at.box, true) ? kCallerOut : kWorkA;
+        if (!trig && !columns) {
+          op.reads_caller = true;
+          planned_src = arrays[kWorkB];
+        }
+      }
       if (step.r2c) {
         op.call = forward ? Op::r2c : Op::c2r;
         op.dst = other_work();
@@ -701,15 +706,12 @@ struct BoxFft<Real>::Impl {
         make_trig(op, lines, at.box, step.axis, kind, step.real, static_cast<std::size_t>(fields),
                   arrays[op.scratch], planned);
         at.array = op.dst;
+      } else if (columns) {
+        at.array = op.dst;
       } else {
         op.call = kind == Kind::dft ? Op::dft : Op::r2r;
-        if (op.call != Op::dft ||
-            !make_columns(op, at.box, step.axis, sign, fields, arrays[kWorkB])) {
-          op.plan = make_plan(at.box, at.box, step.axis, kind, sign, op.call, step.real, fields,
-                              planned_src, op.dst == op.src ? nullptr : arrays[op.dst], planned);
-        } else if (forward) {
-          column_ways[s] = op.column_ffts->name();
-        }
+        op.plan = make_plan(at.box, at.box, step.axis, kind, sign, op.call, step.real, fields,
+                            planned_src, op.dst == op.src ? nullptr : arrays[op.dst], planned);
         at.array = op.dst;
       }
       ops.push_back(op);
