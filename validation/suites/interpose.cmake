@@ -3,8 +3,8 @@
 
 # The interposition library under programs a2a did not build: its symbols (MPI C library
 # only), a C program built with the MPI's mpicc, the C++ probe with the MPI C++ bindings,
-# Fortran programs (use mpi, use mpi_f08) built with mpif90, NPB IS (a2a is), and FFTW-MPI's
-# 3D transform from C. Not under A2A_SANITIZE: an instrumented library cannot be preloaded
+# Fortran programs (use mpi, use mpi_f08) built with mpif90, a Python program through mpi4py,
+# NPB IS (a2a is), and FFTW-MPI's 3D transform from C. Not under A2A_SANITIZE: an instrumented library cannot be preloaded
 # into uninstrumented programs.
 if(NOT A2A_SANITIZE)
   set(_interpose ${CMAKE_CURRENT_SOURCE_DIR}/interpose)
@@ -46,6 +46,13 @@ if(NOT A2A_SANITIZE)
     a2a_interpose_test(cxx_program ${ranks} check COMMAND $<TARGET_FILE:interpose_probe_cxx>)
   endforeach()
   a2a_interpose_test(npb_is 4 is COMMAND $<TARGET_FILE:a2a> is --class S --backend mpi)
+  # A Python program through mpi4py (Debian's is built for Open MPI): python3 preloaded.
+  if(A2A_PYTHON3 AND A2A_MPI_FLAVOUR STREQUAL "openmpi" AND _no_mpi4py EQUAL 0)
+    foreach(ranks 3 4)
+      a2a_interpose_test(python_mpi4py ${ranks} check
+                         COMMAND ${A2A_PYTHON3} ${_interpose}/probe_mpi4py.py)
+    endforeach()
+  endif()
   if(A2A_WITH_FFTW_MPI)
     add_executable(fftw_mpi_3d interpose/fftw_mpi_3d.c)
     target_link_libraries(fftw_mpi_3d PRIVATE FFTW3::mpi MPI::MPI_C m)
