@@ -534,6 +534,25 @@ struct BoxFft<Real>::Impl {
     op.lines = trigs.back().get();
   }
 
+  // The columns of box b's matrix along `axis`: the values after the axis, per field.
+  std::int64_t columns_of(const Box& b, int axis) const {
+    auto cols = static_cast<std::int64_t>(per_point());
+    for (int d = axis + 1; d < 3; ++d)
+      cols *= b.extent(d);
+    return cols;
+  }
+  // Whether a DFT along `axis` of box b runs through ColumnFfts' panels (make_columns), from the
+  // box alone: any rank can tell for any other's.
+  bool columns_fit(const Box& b, int axis) const {
+    const bool estimate =
+        (o.fftw_flags & FFTW_ESTIMATE) != 0 && (o.fftw_flags & FFTW_WISDOM_ONLY) == 0;
+    if (!estimate || axis == 2 || b.empty()) return false;
+    const std::int64_t cols = columns_of(b, axis);
+    constexpr std::int64_t kInt = std::numeric_limits<int>::max();
+    return cols >= 256 && (cols * static_cast<std::int64_t>(sizeof(Complex))) % 4096 == 0 &&
+           cols <= kInt && b.extent(axis) <= kInt;
+  }
+
   // op as a DFT along `axis` (0 or 1) of box b (`fields` fields one after another) through
   // ColumnFfts' panels (columns.hpp): each matrix [extent(axis)][values after the axis] copied
   // a few columns at a time into a compact scratch, transformed there, copied back. Only where
@@ -545,21 +564,11 @@ struct BoxFft<Real>::Impl {
   // 10000, strided is faster). False otherwise: op is FFTW's plan.
   bool make_columns(Op& op, const Box& b, int axis, int sign, std::ptrdiff_t fields,
                     std::byte* trial) {
-    const bool estimate =
-        (o.fftw_flags & FFTW_ESTIMATE) != 0 && (o.fftw_flags & FFTW_WISDOM_ONLY) == 0;
-    if (!estimate || axis == 2 || b.empty()) return false;
-    auto cols = static_cast<std::int64_t>(per_point());
+    if (!columns_fit(b, axis)) return false;
+    const std::int64_t cols = columns_of(b, axis), len = b.extent(axis);
     std::int64_t slices = fields;
-    for (int d = 0; d < 3; ++d) {
-      if (d > axis) cols *= b.extent(d);
-      if (d < axis) slices *= b.extent(d);
-    }
-    const std::int64_t len = b.extent(axis);
-    constexpr std::int64_t kInt = std::numeric_limits<int>::max();
-    if (cols < 256 || (cols * static_cast<std::int64_t>(sizeof(Complex))) % 4096 != 0 ||
-        cols > kInt || len > kInt) {
-      return false;
-    }
+    for (int d = 0; d < axis; ++d)
+      slices *= b.extent(d);
     auto* t = reinterpret_cast<Complex*>(trial);
     auto fft =
         std::make_unique<ColumnFfts<Real>>(len, cols, sign, o.fftw_flags, t, t, MPI_COMM_SELF);
@@ -633,6 +642,23 @@ struct BoxFft<Real>::Impl {
     std::size_t scale_at = 0;
     Where scaled;
     bool scale_in_copy = false;
+    // The scaling commutes with every step, and ColumnFfts' panels scale as they copy out: it
+    // goes with the last DFT in this direction that runs in panels on every rank whose box is
+    // not empty, no pass of its own. The same step on every rank (each element scaled once on
+    // its way through the ranks), so chosen from every rank's boxes.
+    std::size_t panel_step = steps.size();
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      const std::size_t s = forward ? i : steps.size() - 1 - i;
+      const logic::Step& step = steps[s];
+      const Kind kind = forward ? step.kind : logic::inverse(step.kind);
+      if (step.type == logic::Step::reshape || step.r2c || kind != Kind::dft) continue;
+      const auto& boxes = s == 0 ? in_boxes : steps[s - 1].boxes;
+      if (std::all_of(boxes.begin(), boxes.end(),
+                      [&](const Box& box) { return box.empty() || columns_fit(box, step.axis); })) {
+        panel_step = s;
+      }
+    }
+    std::size_t panel_op = 0;  // the index in ops of panel_step's transform
     for (std::size_t i = 0; i < steps.size(); ++i) {
       const std::size_t s = forward ? i : steps.size() - 1 - i;
       const logic::Step& step = steps[s];
@@ -714,6 +740,7 @@ struct BoxFft<Real>::Impl {
                             planned_src, op.dst == op.src ? nullptr : arrays[op.dst], planned);
         at.array = op.dst;
       }
+      if (s == panel_step) panel_op = ops.size();
       ops.push_back(op);
       scale_at = ops.size();
       scaled = at;
@@ -726,6 +753,21 @@ struct BoxFft<Real>::Impl {
       if (scale_at == ops.size() && !relayout_end && at.array != kCallerOut) {
         last.dst = kCallerOut;
         at.array = kCallerOut;
+      }
+    } else if (panel_step < steps.size()) {
+      // Here in the panels; where this rank's box is empty there is nothing to scale, and
+      // where FFTW could not plan the panels (their fallback is its strided plan) in a pass
+      // right after that transform.
+      Op& panels = ops[panel_op];
+      if (panels.call == Op::columns) {
+        panels.scales = true;
+      } else if (panels.plan != nullptr) {
+        Op scale;
+        scale.type = Op::scale;
+        scale.src = scale.dst = panels.dst;
+        scale.bytes = panels.bytes / sizeof(Real);
+        by_fields(scale, scale.bytes / batch_size() * sizeof(Real));
+        ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(panel_op) + 1, scale);
       }
     } else if (scale_at > 0 && scale_at == ops.size() && at.array != kCallerOut && !relayout_end) {
       scale_in_copy = true;     // the last transform ends the ops: the copy out scales as it goes
@@ -877,11 +919,11 @@ struct BoxFft<Real>::Impl {
       }
       return;
     }
-    if (op.call == Op::columns) {
+    if (op.call == Op::columns) {  // scaled as its panels are copied out, where op.scales
       auto* from = reinterpret_cast<const Complex*>(src);
       auto* to = reinterpret_cast<Complex*>(dst);
       for (std::size_t i = 0; i < op.slices; ++i)
-        op.column_ffts->run(from + i * op.slice, to + i * op.slice);
+        op.column_ffts->run(from + i * op.slice, to + i * op.slice, factor);
       return;
     }
     if (op.plan == nullptr) return;  // an empty box
