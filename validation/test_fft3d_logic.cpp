@@ -25,6 +25,7 @@ std::string describe(const a2a::fft::Options& o, int procs) {
   return std::to_string(o.n[0]) + "x" + std::to_string(o.n[1]) + "x" + std::to_string(o.n[2]) +
          " on " + std::to_string(o.p1) + "x" + std::to_string(o.p2) + (o.r2c ? " r2c" : " c2c") +
          " chunks " + std::to_string(o.chunks) + (o.natural_spectrum ? " natural" : "") +
+         ((o.fftw_flags & FFTW_ESTIMATE) != 0 ? " estimate" : " measure") +
          " P=" + std::to_string(procs);
 }
 
@@ -80,7 +81,9 @@ void check_options(a2a::test::SerialChecks& check, const a2a::fft::Options& o, i
     real_boxes.push_back(p.real_box);
     check(p.row * o.p2 + p.column == rank, what + ": the rank's place in the grid");
     const bool one_rank = procs == 1 && o.chunks == 1;
-    check(p.whole_3d == one_rank, what + ": one 3D plan on one rank only");
+    const bool timed = (o.fftw_flags & FFTW_ESTIMATE) == 0;
+    check(p.whole_3d == (one_rank && timed),
+          what + ": one 3D plan on one rank only, where FFTW may time it");
     check(p.slab_2d == (o.p2 == 1 && o.chunks == 1), what + ": a slab's 2D planes");
     check(p.yxz == (p.slab_2d && o.p1 > 1 && !p.natural),
           what + ": [y][x][z] for a slab's transposed spectrum only");
@@ -115,15 +118,18 @@ int main() {
         for (const bool r2c : {false, true}) {
           for (const int chunks : {1, 3}) {
             for (const bool natural : {false, true}) {
-              a2a::fft::Options o;
-              o.n = n;
-              o.p1 = p1;
-              o.p2 = procs / p1;
-              o.r2c = r2c;
-              o.chunks = chunks;
-              o.natural_spectrum = natural;
-              check(logic::options_problem(o, procs).empty(), describe(o, procs) + ": valid");
-              check_options(check, o, procs);
+              for (const unsigned flags : {FFTW_ESTIMATE, FFTW_MEASURE}) {
+                a2a::fft::Options o;
+                o.n = n;
+                o.p1 = p1;
+                o.p2 = procs / p1;
+                o.r2c = r2c;
+                o.chunks = chunks;
+                o.natural_spectrum = natural;
+                o.fftw_flags = flags;
+                check(logic::options_problem(o, procs).empty(), describe(o, procs) + ": valid");
+                check_options(check, o, procs);
+              }
             }
           }
         }

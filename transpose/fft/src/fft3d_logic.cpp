@@ -1,5 +1,7 @@
 #include "fft3d_logic.hpp"
 
+#include <fftw3.h>
+
 #include <algorithm>
 #include <initializer_list>
 
@@ -109,7 +111,7 @@ Fft3dPlan plan_fft3d(const Options& o, int procs, int rank) {
   p.backend = o.backend;
   p.backend2 = o.backend2.empty() ? o.backend : o.backend2;
   place_boxes(p, o);
-  p.whole_3d = procs == 1 && o.chunks == 1;
+  p.whole_3d = procs == 1 && o.chunks == 1 && (o.fftw_flags & FFTW_ESTIMATE) == 0;
   p.slab_2d = o.p2 == 1 && o.chunks == 1;
   p.x_local = o.p1 == 1;
   p.x_in_chunks = o.chunks > 1 && !p.x_local;
