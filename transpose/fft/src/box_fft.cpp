@@ -642,6 +642,15 @@ struct BoxFft<Real>::Impl {
     std::size_t scale_at = 0;
     Where scaled;
     bool scale_in_copy = false;
+    // A pass of its own that scales `bytes` of `array`, as ops[index].
+    auto insert_scale = [&](std::size_t index, int array, std::size_t bytes) {
+      Op scale;
+      scale.type = Op::scale;
+      scale.src = scale.dst = array;
+      scale.bytes = bytes / sizeof(Real);
+      by_fields(scale, bytes / batch_size());
+      ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(index), scale);
+    };
     // The scaling commutes with every step, and ColumnFfts' panels scale as they copy out: it
     // goes with the last DFT in this direction that runs in panels on every rank whose box is
     // not empty, no pass of its own. The same step on every rank (each element scaled once on
@@ -762,22 +771,12 @@ struct BoxFft<Real>::Impl {
       if (panels.call == Op::columns) {
         panels.scales = true;
       } else if (panels.plan != nullptr) {
-        Op scale;
-        scale.type = Op::scale;
-        scale.src = scale.dst = panels.dst;
-        scale.bytes = panels.bytes / sizeof(Real);
-        by_fields(scale, scale.bytes / batch_size() * sizeof(Real));
-        ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(panel_op) + 1, scale);
+        insert_scale(panel_op + 1, panels.dst, panels.bytes);
       }
     } else if (scale_at > 0 && scale_at == ops.size() && at.array != kCallerOut && !relayout_end) {
       scale_in_copy = true;     // the last transform ends the ops: the copy out scales as it goes
     } else if (scale_at > 0) {  // the scaling, after the last transform
-      Op scale;
-      scale.type = Op::scale;
-      scale.src = scale.dst = scaled.array;
-      scale.bytes = bytes_of(scaled) / sizeof(Real);
-      by_fields(scale, scale.bytes / batch_size() * sizeof(Real));
-      ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(scale_at), scale);
+      insert_scale(scale_at, scaled.array, bytes_of(scaled));
     }
     if (at.array != kCallerOut) move(relayout_end ? Op::from_internal : Op::copy, end, end_order);
     if (scale_in_copy) ops.back().scales = true;
