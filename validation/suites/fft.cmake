@@ -383,6 +383,10 @@ if(TARGET a2a_fft)
   # arrays, aligned and not; an r2c along z alone, whose backward must leave the spectrum as it
   # was.
   a2a_fft_c_program(batches 14 1 2 3 4)
+  # The general path on the docs' boxes (x-slabs in, x-pencils out): the scaling that rides in
+  # ColumnFfts' panels where they run on every rank, on grids where they run on some ranks only
+  # (P = 2) and with empty ranks (P = 8); P = 1's 1 x 1 slab under estimate.
+  a2a_fft_c_program(general_path 60 1 2 8)
 endif()
 
 # Port check: an FFTW-MPI program (plain C, slab, FFTW_MPI_TRANSPOSED_OUT, in place) and the
