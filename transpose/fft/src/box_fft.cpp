@@ -170,6 +170,11 @@ struct BoxFft<Real>::Impl {
     // planned from work array B: where the caller's array is not aligned as the work arrays
     // (FFTW's plans are only valid so), it is copied there first.
     bool reads_caller = false;
+    // An FFTW plan out of place into the caller's output (a last c2r), planned into work
+    // array `stand_in`: where the caller's array is not aligned as that one, it runs into
+    // stand_in and `dst_bytes` are copied out.
+    int stand_in = kWorkA;
+    std::size_t dst_bytes = 0;
     typename F::plan plan = nullptr;
     const LineTransform<Real>* lines = nullptr;
     // Whether the call runs FFTW on its own scratch only (any array of the caller's will do),
@@ -732,8 +737,16 @@ struct BoxFft<Real>::Impl {
       if (step.r2c) {
         op.call = forward ? Op::r2c : Op::c2r;
         op.dst = other_work();
+        op.stand_in = op.dst;
+        // A c2r that ends backward writes the caller's output itself, no copy after it: it
+        // reads a work array alone (FFTW's c2r overwrites its input, so never the caller's).
+        if (!forward && i + 1 == steps.size() && !relayout_end &&
+            (at.array == kWorkA || at.array == kWorkB)) {
+          op.dst = kCallerOut;
+          op.dst_bytes = static_cast<std::size_t>(before.count() * fields) * point_bytes(true);
+        }
         op.plan = make_plan(mine(step.boxes), before, 2, kind, sign, op.call, false, fields,
-                            planned_src, arrays[op.dst], planned);
+                            planned_src, arrays[op.stand_in], planned);
         at = {op.dst, forward ? mine(step.boxes) : before, !forward};
       } else if (trig) {
         op.call = Op::trig;
@@ -837,6 +850,12 @@ struct BoxFft<Real>::Impl {
           std::memcpy(copy, src, op.bytes / share);
           execute(op, copy, copy, arrays[op.scratch], Real(1));
           std::memcpy(src, copy, op.bytes / share);
+          break;
+        }
+        if (op.dst_bytes > 0 && F::alignment_of(dst) != planned_alignment) {
+          std::byte* stand_in = arrays[op.stand_in] + f * op.dst_field;
+          execute(op, src, stand_in, arrays[op.scratch], Real(1));
+          std::memcpy(dst, stand_in, op.dst_bytes);
           break;
         }
         execute(op, src, dst, arrays[op.scratch], op.scales ? factor : Real(1));
