@@ -214,6 +214,9 @@ struct BoxFft<Real>::Impl {
   // Per step (forward's), the way of a DFT run through ColumnFfts ("panels of 32"), for
   // describe(); "" for FFTW's plan.
   std::vector<std::string> column_ways;
+  // Per step (forward's), whether it runs in the plan of the step before (a multidimensional
+  // DFT), for describe().
+  std::vector<bool> joined;
   std::vector<Op> forward_ops, backward_ops;
   std::size_t buffer_bytes = 0;  // each work array
   AlignedVector<Complex> work;   // both work arrays; planned on, then freed with external_workspace
@@ -398,14 +401,16 @@ struct BoxFft<Real>::Impl {
     return boxes[static_cast<std::size_t>(rank)];
   }
 
-  // An FFTW plan over every line along `axis` of box b (and the batch: its `fields` fields where
+  // An FFTW plan over every line along `axes` of box b (one axis: its lines; more: the planes
+  // or the box they span, a multidimensional DFT), and the batch (its `fields` fields where
   // apart, else each point's values; and for a real kind on complex data its two parts), in
   // place on `data` or, where `other` is given, from `data` into `other`; for r2c/c2r from `data`
   // into `other` between the real box `real_box` and the complex box b. nullptr for an empty
   // box; where FFTW makes none (wisdom only) `planned` turns false.
-  typename F::plan make_plan(const Box& b, const Box& real_box, int axis, Kind k, int sign,
-                             typename Op::Call call, bool real_data, std::ptrdiff_t fields,
-                             std::byte* data, std::byte* other, bool& planned) {
+  typename F::plan make_plan(const Box& b, const Box& real_box, const std::vector<int>& axes,
+                             Kind k, int sign, typename Op::Call call, bool real_data,
+                             std::ptrdiff_t fields, std::byte* data, std::byte* other,
+                             bool& planned) {
     if (b.empty()) return nullptr;
     const auto inner = static_cast<std::ptrdiff_t>(per_point());
     const bool two_parts = call == Op::r2r && !real_data;  // re and im as two real lines
@@ -419,12 +424,16 @@ struct BoxFft<Real>::Impl {
     // In and out strides: r2c reads the real box and writes the complex one, c2r the reverse.
     const auto& is = r2c ? sr : s;
     const auto& os = c2r ? sr : s;
-    const auto a = static_cast<std::size_t>(axis);
-    const Dim line{(r2c || c2r) ? real_box.extent(axis) : b.extent(axis), is[a], os[a]};
-    std::vector<Dim> how;
+    std::vector<Dim> dims, how;
     for (std::size_t d = 0; d < 3; ++d) {
-      if (d != a) how.push_back({b.extent(static_cast<int>(d)), is[d], os[d]});
+      const auto axis = static_cast<int>(d);
+      if (std::find(axes.begin(), axes.end(), axis) == axes.end()) {
+        how.push_back({b.extent(axis), is[d], os[d]});
+      } else {
+        dims.push_back({(r2c || c2r) ? real_box.extent(axis) : b.extent(axis), is[d], os[d]});
+      }
     }
+    const int dims_rank = static_cast<int>(dims.size());
     if (apart()) {  // the fields, one after another: r2c reads real ones and writes complex ones
       const std::ptrdiff_t field = b.count() * parts, real_field = real_box.count();
       how.push_back({fields, r2c ? real_field : field, c2r ? real_field : field});
@@ -439,15 +448,16 @@ struct BoxFft<Real>::Impl {
     auto* c_out = other != nullptr ? reinterpret_cast<typename F::complex*>(other) : c;
     auto* r_out = other != nullptr ? reinterpret_cast<Real*>(other) : r;
     if (call == Op::dft) {
-      p = F::guru64(1, &line, h, how.data(), c, c_out, sign, o.fftw_flags);
+      p = F::guru64(dims_rank, dims.data(), h, how.data(), c, c_out, sign, o.fftw_flags);
     } else if (call == Op::r2r) {
       const auto kind = r2r_kind(k);
-      p = F::guru64_r2r(1, &line, h, how.data(), r, r_out, &kind, o.fftw_flags);
+      p = F::guru64_r2r(dims_rank, dims.data(), h, how.data(), r, r_out, &kind, o.fftw_flags);
     } else if (r2c) {
-      p = F::guru64_r2c(1, &line, h, how.data(), r, reinterpret_cast<typename F::complex*>(other),
-                        o.fftw_flags);
+      p = F::guru64_r2c(dims_rank, dims.data(), h, how.data(), r,
+                        reinterpret_cast<typename F::complex*>(other), o.fftw_flags);
     } else {
-      p = F::guru64_c2r(1, &line, h, how.data(), c, reinterpret_cast<Real*>(other), o.fftw_flags);
+      p = F::guru64_c2r(dims_rank, dims.data(), h, how.data(), c, reinterpret_cast<Real*>(other),
+                        o.fftw_flags);
     }
     if (p == nullptr) planned = false;
     plans.push_back(p);
@@ -546,12 +556,15 @@ struct BoxFft<Real>::Impl {
       cols *= b.extent(d);
     return cols;
   }
+  // Whether FFTW chooses its plans by timing them (measure, patient, exhaustive; or takes them
+  // from wisdom), not by estimate.
+  bool fftw_times() const {
+    return (o.fftw_flags & FFTW_ESTIMATE) == 0 || (o.fftw_flags & FFTW_WISDOM_ONLY) != 0;
+  }
   // Whether a DFT along `axis` of box b runs through ColumnFfts' panels (make_columns), from the
   // box alone: any rank can tell for any other's.
   bool columns_fit(const Box& b, int axis) const {
-    const bool estimate =
-        (o.fftw_flags & FFTW_ESTIMATE) != 0 && (o.fftw_flags & FFTW_WISDOM_ONLY) == 0;
-    if (!estimate || axis == 2 || b.empty()) return false;
+    if (fftw_times() || axis == 2 || b.empty()) return false;
     const std::int64_t cols = columns_of(b, axis);
     constexpr std::int64_t kInt = std::numeric_limits<int>::max();
     return cols >= 256 && (cols * static_cast<std::int64_t>(sizeof(Complex))) % 4096 == 0 &&
@@ -692,7 +705,29 @@ struct BoxFft<Real>::Impl {
         at = {op.dst, to, step.real};
         continue;
       }
-      const Kind kind = forward ? step.kind : logic::inverse(step.kind);
+      // Where FFTW times its plans, the DFTs that follow on the same boxes join this one (and
+      // an r2c, the last axis of FFTW's multidimensional r2c): one plan of the planes or of the
+      // whole box, which FFTW's planner may still run as lines where that is faster.
+      auto joins = [&](const logic::Step& next) {
+        return fftw_times() && next.type == logic::Step::transform && next.kind == Kind::dft;
+      };
+      std::vector<std::size_t> group{s};
+      if (joins(step)) {
+        while (i + 1 < steps.size() && joins(steps[forward ? i + 1 : steps.size() - 2 - i])) {
+          ++i;
+          group.push_back(forward ? i : steps.size() - 1 - i);
+          if (forward) joined[group.back()] = true;
+        }
+      }
+      std::vector<int> axes;
+      std::size_t lead = s;  // the group's step that makes the op: its r2c, where one joins
+      for (const std::size_t g : group) {
+        axes.push_back(steps[g].axis);
+        if (steps[g].r2c) lead = g;
+      }
+      const logic::Step& t = steps[lead];
+      const Box& t_before = mine(lead == 0 ? in_boxes : steps[lead - 1].boxes);
+      const Kind kind = forward ? t.kind : logic::inverse(t.kind);
       const int sign = forward ? FFTW_FORWARD : FFTW_BACKWARD;
       // The first transform reads the caller's input and writes a work array, no copy before
       // it, where it runs as fast so and leaves its input as it was: a LineTransform (two passes
@@ -700,15 +735,15 @@ struct BoxFft<Real>::Impl {
       // FFTW's DFTs of unit-stride lines (axis 2, one field or fields apart); FFTW's plans for
       // it are made out of place from the other work array (stand_in). Elsewhere a copy first,
       // then the plan in place.
-      const Lines lines = step.r2c ? Lines::fftw : own_lines(kind, at.box, step.axis, step.real);
+      const Lines lines = t.r2c ? Lines::fftw : own_lines(kind, at.box, t.axis, t.real);
       const bool trig = lines != Lines::fftw;
       Op op;
       op.type = Op::transform;
       op.bytes = bytes_of(at);
-      if (step.r2c) {  // r2c reads real fields and writes complex ones, c2r the reverse
-        const std::size_t real_field = static_cast<std::size_t>(before.count()) * sizeof(Real);
+      if (t.r2c) {  // r2c reads real fields and writes complex ones, c2r the reverse
+        const std::size_t real_field = static_cast<std::size_t>(t_before.count()) * sizeof(Real);
         const std::size_t complex_field =
-            static_cast<std::size_t>(mine(step.boxes).count()) * sizeof(Complex);
+            static_cast<std::size_t>(mine(t.boxes).count()) * sizeof(Complex);
         by_fields(op, forward ? real_field : complex_field, forward ? complex_field : real_field);
       } else {
         by_fields(op, op.bytes / batch_size());
@@ -716,11 +751,12 @@ struct BoxFft<Real>::Impl {
       const auto fields = static_cast<std::ptrdiff_t>(op.by_field ? 1 : this->fields());
       // ColumnFfts' panels copy their columns out of any array into their own scratch and back
       // into another: like a LineTransform, they read the caller's input straight.
-      const bool columns = !trig && !step.r2c && kind == Kind::dft &&
-                           make_columns(op, at.box, step.axis, sign, fields, arrays[kWorkB]);
+      const bool columns = !trig && !t.r2c && kind == Kind::dft && group.size() == 1 &&
+                           make_columns(op, at.box, t.axis, sign, fields, arrays[kWorkB]);
       if (columns && forward) column_ways[s] = op.column_ffts->name();
-      const bool straight = trig || columns || (step.r2c && forward) ||
-                            (!step.r2c && step.axis == 2 && per_point() == 1);
+      // (Not a multidimensional plan: out of place it is slower than a copy, then in place.)
+      const bool straight = trig || columns || (t.r2c && forward) ||
+                            (!t.r2c && t.axis == 2 && per_point() == 1 && axes.size() == 1);
       if (at.array == kCallerIn && !straight) move(Op::copy, {kWorkA, at.box, at.real}, {0, 1, 2});
       op.src = op.dst = at.array;
       // In the caller's output: planned in place on work array B, its stand-in.
@@ -734,7 +770,7 @@ struct BoxFft<Real>::Impl {
           planned_src = arrays[kWorkB];
         }
       }
-      if (step.r2c) {
+      if (t.r2c) {
         op.call = forward ? Op::r2c : Op::c2r;
         op.dst = other_work();
         op.stand_in = op.dst;
@@ -743,26 +779,26 @@ struct BoxFft<Real>::Impl {
         if (!forward && i + 1 == steps.size() && !relayout_end &&
             (at.array == kWorkA || at.array == kWorkB)) {
           op.dst = kCallerOut;
-          op.dst_bytes = static_cast<std::size_t>(before.count() * fields) * point_bytes(true);
+          op.dst_bytes = static_cast<std::size_t>(t_before.count() * fields) * point_bytes(true);
         }
-        op.plan = make_plan(mine(step.boxes), before, 2, kind, sign, op.call, false, fields,
+        op.plan = make_plan(mine(t.boxes), t_before, axes, kind, sign, op.call, false, fields,
                             planned_src, arrays[op.stand_in], planned);
-        at = {op.dst, forward ? mine(step.boxes) : before, !forward};
+        at = {op.dst, forward ? mine(t.boxes) : t_before, !forward};
       } else if (trig) {
         op.call = Op::trig;
         op.scratch = other(op.dst);
-        make_trig(op, lines, at.box, step.axis, kind, step.real, static_cast<std::size_t>(fields),
+        make_trig(op, lines, at.box, t.axis, kind, t.real, static_cast<std::size_t>(fields),
                   arrays[op.scratch], planned);
         at.array = op.dst;
       } else if (columns) {
         at.array = op.dst;
       } else {
         op.call = kind == Kind::dft ? Op::dft : Op::r2r;
-        op.plan = make_plan(at.box, at.box, step.axis, kind, sign, op.call, step.real, fields,
-                            planned_src, op.dst == op.src ? nullptr : arrays[op.dst], planned);
+        op.plan = make_plan(at.box, at.box, axes, kind, sign, op.call, t.real, fields, planned_src,
+                            op.dst == op.src ? nullptr : arrays[op.dst], planned);
         at.array = op.dst;
       }
-      if (s == panel_step) panel_op = ops.size();
+      if (std::find(group.begin(), group.end(), panel_step) != group.end()) panel_op = ops.size();
       ops.push_back(op);
       scale_at = ops.size();
       scaled = at;
@@ -1076,6 +1112,7 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
   m.planned_alignment = Impl::F::alignment_of(m.work.data());
   bool planned = true;
   m.column_ways.assign(m.plan.steps.size(), "");
+  m.joined.assign(m.plan.steps.size(), false);
   m.forward_ops = m.build(true, a, a + m.buffer_bytes, planned);
   m.backward_ops = m.build(false, a, a + m.buffer_bytes, planned);
   int all_planned = planned;
@@ -1099,8 +1136,17 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
     if (step.type == logic::Step::reshape) {
       m.description += "reshape (" + m.exchanges[exchange++]->plan().name() + ")";
     } else {
-      m.description += std::string(step.r2c ? "r2c" : logic::name(step.kind)) + " along axis " +
-                       std::to_string(step.axis);
+      // Steps run in one plan: "dft along axes 2 and 1", "dft along axes 2, 1 and 0".
+      std::string axes = std::to_string(step.axis);
+      std::size_t last = i;
+      while (last + 1 < m.plan.steps.size() && m.joined[last + 1]) {
+        ++last;
+        const bool more = last + 1 < m.plan.steps.size() && m.joined[last + 1];
+        axes += (more ? ", " : " and ") + std::to_string(m.plan.steps[last].axis);
+      }
+      m.description += std::string(step.r2c ? "r2c" : logic::name(step.kind)) +
+                       (last > i ? " along axes " : " along axis ") + axes;
+      i = last;
       if (!m.column_ways[i].empty()) {
         m.description += " (" + m.column_ways[i] + ")";
       }
