@@ -555,10 +555,10 @@ int main(int argc, char** argv) {
       // output, then runs into its stand-in).
       Variant measured;
       measured.measure = measured.misaligned = true;
-      const bool tuned =
+      const bool runs_tuned =
           c.batch == 1 && h.procs() == 1 &&
           std::all_of(c.kinds.begin(), c.kinds.end(), [](Kind k) { return k == Kind::dft; });
-      const bool planes = c.kinds[1] == Kind::dft && c.kinds[2] == Kind::dft && !tuned;
+      const bool planes = c.kinds[1] == Kind::dft && c.kinds[2] == Kind::dft && !runs_tuned;
       check_case<double>(h, c, slabs, pencils, measured,
                          c.name + " slabs to x-pencils, measure, misaligned",
                          planes ? Path::joined : Path::any);
