@@ -39,6 +39,10 @@ namespace a2a::fft {
 namespace {
 
 constexpr int kCallerIn = 0, kCallerOut = 1, kWorkA = 2, kWorkB = 3;
+// The work array that is not `array` (work array A for the caller's arrays).
+int other_work_array(int array) {
+  return array == kWorkA ? kWorkB : kWorkA;
+}
 
 fftw_r2r_kind r2r_kind(Kind k) {
   switch (k) {
@@ -170,10 +174,9 @@ struct BoxFft<Real>::Impl {
     // planned from work array B: where the caller's array is not aligned as the work arrays
     // (FFTW's plans are only valid so), it is copied there first.
     bool reads_caller = false;
-    // An FFTW plan out of place into the caller's output (a last c2r), planned into work
-    // array `stand_in`: where the caller's array is not aligned as that one, it runs into
-    // stand_in and `dst_bytes` are copied out.
-    int stand_in = kWorkA;
+    // An FFTW plan out of place from a work array into the caller's output (a last c2r),
+    // planned into the other work array, its stand-in: where the caller's array is not aligned
+    // as that one, it runs into the stand-in and `dst_bytes` are copied out.
     std::size_t dst_bytes = 0;
     typename F::plan plan = nullptr;
     const LineTransform<Real>* lines = nullptr;
@@ -214,9 +217,6 @@ struct BoxFft<Real>::Impl {
   // Per step (forward's), the way of a DFT run through ColumnFfts ("panels of 32"), for
   // describe(); "" for FFTW's plan.
   std::vector<std::string> column_ways;
-  // Per step (forward's), whether it runs in the plan of the step before (a multidimensional
-  // DFT), for describe().
-  std::vector<bool> joined;
   std::vector<Op> forward_ops, backward_ops;
   std::size_t buffer_bytes = 0;  // each work array
   AlignedVector<Complex> work;   // both work arrays; planned on, then freed with external_workspace
@@ -556,15 +556,18 @@ struct BoxFft<Real>::Impl {
       cols *= b.extent(d);
     return cols;
   }
-  // Whether FFTW chooses its plans by timing them (measure, patient, exhaustive; or takes them
-  // from wisdom), not by estimate.
-  bool fftw_times() const {
-    return (o.fftw_flags & FFTW_ESTIMATE) == 0 || (o.fftw_flags & FFTW_WISDOM_ONLY) != 0;
+  // Whether a step runs in one FFTW plan with its neighbours that do too (a run of them: a
+  // multidimensional DFT). Where FFTW times its plans, the DFTs on the same boxes do (and an
+  // r2c, the last axis of FFTW's multidimensional r2c): one plan of the planes or of the whole
+  // box, which FFTW's planner may still run as lines where that is faster.
+  bool joins(const logic::Step& step) const {
+    return timed_plans(o.fftw_flags) && step.type == logic::Step::transform &&
+           step.kind == Kind::dft;
   }
   // Whether a DFT along `axis` of box b runs through ColumnFfts' panels (make_columns), from the
   // box alone: any rank can tell for any other's.
   bool columns_fit(const Box& b, int axis) const {
-    if (fftw_times() || axis == 2 || b.empty()) return false;
+    if (timed_plans(o.fftw_flags) || axis == 2 || b.empty()) return false;
     const std::int64_t cols = columns_of(b, axis);
     constexpr std::int64_t kInt = std::numeric_limits<int>::max();
     return cols >= 256 && (cols * static_cast<std::int64_t>(sizeof(Complex))) % 4096 == 0 &&
@@ -626,8 +629,7 @@ struct BoxFft<Real>::Impl {
     Where at{kCallerIn, mine(forward ? in_boxes : out_boxes), forward ? !complex_in : !complex_out};
     const Where end{kCallerOut, mine(forward ? out_boxes : in_boxes),
                     forward ? !complex_out : !complex_in};
-    auto other = [](int array) { return array == kWorkA ? kWorkB : kWorkA; };
-    auto other_work = [&] { return other(at.array); };
+    auto other_work = [&] { return other_work_array(at.array); };
     auto move = [&](typename Op::Type type, const Where& to, const std::array<int, 3>& order) {
       Op op;
       op.type = type;
@@ -705,18 +707,12 @@ struct BoxFft<Real>::Impl {
         at = {op.dst, to, step.real};
         continue;
       }
-      // Where FFTW times its plans, the DFTs that follow on the same boxes join this one (and
-      // an r2c, the last axis of FFTW's multidimensional r2c): one plan of the planes or of the
-      // whole box, which FFTW's planner may still run as lines where that is faster.
-      auto joins = [&](const logic::Step& next) {
-        return fftw_times() && next.type == logic::Step::transform && next.kind == Kind::dft;
-      };
+      // This step and the next that join it (joins): one FFTW plan.
       std::vector<std::size_t> group{s};
       if (joins(step)) {
         while (i + 1 < steps.size() && joins(steps[forward ? i + 1 : steps.size() - 2 - i])) {
           ++i;
           group.push_back(forward ? i : steps.size() - 1 - i);
-          if (forward) joined[group.back()] = true;
         }
       }
       std::vector<int> axes;
@@ -750,8 +746,9 @@ struct BoxFft<Real>::Impl {
       }
       const auto fields = static_cast<std::ptrdiff_t>(op.by_field ? 1 : this->fields());
       // ColumnFfts' panels copy their columns out of any array into their own scratch and back
-      // into another: like a LineTransform, they read the caller's input straight.
-      const bool columns = !trig && !t.r2c && kind == Kind::dft && group.size() == 1 &&
+      // into another: like a LineTransform, they read the caller's input straight. (Only under
+      // estimate: never for a group of steps, which only joins where FFTW times its plans.)
+      const bool columns = !trig && !t.r2c && kind == Kind::dft &&
                            make_columns(op, at.box, t.axis, sign, fields, arrays[kWorkB]);
       if (columns && forward) column_ways[s] = op.column_ffts->name();
       // (Not a multidimensional plan: out of place it is slower than a copy, then in place.)
@@ -773,7 +770,6 @@ struct BoxFft<Real>::Impl {
       if (t.r2c) {
         op.call = forward ? Op::r2c : Op::c2r;
         op.dst = other_work();
-        op.stand_in = op.dst;
         // A c2r that ends backward writes the caller's output itself, no copy after it: it
         // reads a work array alone (FFTW's c2r overwrites its input, so never the caller's).
         if (!forward && i + 1 == steps.size() && !relayout_end &&
@@ -782,11 +778,11 @@ struct BoxFft<Real>::Impl {
           op.dst_bytes = static_cast<std::size_t>(t_before.count() * fields) * point_bytes(true);
         }
         op.plan = make_plan(mine(t.boxes), t_before, axes, kind, sign, op.call, false, fields,
-                            planned_src, arrays[op.stand_in], planned);
+                            planned_src, arrays[other_work()], planned);
         at = {op.dst, forward ? mine(t.boxes) : t_before, !forward};
       } else if (trig) {
         op.call = Op::trig;
-        op.scratch = other(op.dst);
+        op.scratch = other_work_array(op.dst);
         make_trig(op, lines, at.box, t.axis, kind, t.real, static_cast<std::size_t>(fields),
                   arrays[op.scratch], planned);
         at.array = op.dst;
@@ -889,7 +885,7 @@ struct BoxFft<Real>::Impl {
           break;
         }
         if (op.dst_bytes > 0 && F::alignment_of(dst) != planned_alignment) {
-          std::byte* stand_in = arrays[op.stand_in] + f * op.dst_field;
+          std::byte* stand_in = arrays[other_work_array(op.src)] + f * op.dst_field;
           execute(op, src, stand_in, arrays[op.scratch], Real(1));
           std::memcpy(dst, stand_in, op.dst_bytes);
           break;
@@ -1112,7 +1108,6 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
   m.planned_alignment = Impl::F::alignment_of(m.work.data());
   bool planned = true;
   m.column_ways.assign(m.plan.steps.size(), "");
-  m.joined.assign(m.plan.steps.size(), false);
   m.forward_ops = m.build(true, a, a + m.buffer_bytes, planned);
   m.backward_ops = m.build(false, a, a + m.buffer_bytes, planned);
   int all_planned = planned;
@@ -1139,9 +1134,12 @@ BoxFft<Real>::BoxFft(MPI_Comm comm, const BoxOptions& options) : impl_(std::make
       // Steps run in one plan: "dft along axes 2 and 1", "dft along axes 2, 1 and 0".
       std::string axes = std::to_string(step.axis);
       std::size_t last = i;
-      while (last + 1 < m.plan.steps.size() && m.joined[last + 1]) {
+      auto joined = [&](std::size_t k) {  // step k runs in the plan of step k - 1
+        return k < m.plan.steps.size() && m.joins(m.plan.steps[k - 1]) && m.joins(m.plan.steps[k]);
+      };
+      while (joined(last + 1)) {
         ++last;
-        const bool more = last + 1 < m.plan.steps.size() && m.joined[last + 1];
+        const bool more = joined(last + 1);
         axes += (more ? ", " : " and ") + std::to_string(m.plan.steps[last].axis);
       }
       m.description += std::string(step.r2c ? "r2c" : logic::name(step.kind)) +

@@ -1,12 +1,11 @@
 #include "fft3d_logic.hpp"
 
-#include <fftw3.h>
-
 #include <algorithm>
 #include <initializer_list>
 
 #include "a2a/spec.hpp"
 #include "a2a/transpose.hpp"
+#include "fftw.hpp"
 
 namespace a2a::fft::logic {
 
@@ -111,7 +110,7 @@ Fft3dPlan plan_fft3d(const Options& o, int procs, int rank) {
   p.backend = o.backend;
   p.backend2 = o.backend2.empty() ? o.backend : o.backend2;
   place_boxes(p, o);
-  p.whole_3d = procs == 1 && o.chunks == 1 && (o.fftw_flags & FFTW_ESTIMATE) == 0;
+  p.whole_3d = procs == 1 && o.chunks == 1 && timed_plans(o.fftw_flags);
   p.slab_2d = o.p2 == 1 && o.chunks == 1;
   p.x_local = o.p1 == 1;
   p.x_in_chunks = o.chunks > 1 && !p.x_local;

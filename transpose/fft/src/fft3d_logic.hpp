@@ -33,9 +33,9 @@ struct Fft3dPlan {
   std::size_t work_elements = 1;  // each work array: the largest box
   int chunks = 1;
   std::string backend, backend2;  // z <-> y's, and y <-> x's (the first where not given)
-  // One rank, where FFTW may time its plans: one 3D FFTW plan each way, FFTW's own best. Its
-  // estimated 3D plans (no wisdom) took 2x and 1.4x the slab's planes and panels at 64^3 and
-  // 128^3, so under FFTW_ESTIMATE one rank runs as a 1 x 1 slab.
+  // One rank, where FFTW may time its plans (timed_plans): one 3D FFTW plan each way, FFTW's own
+  // best. Its estimated 3D plans (no wisdom) are slower than the slab's planes and panels, so
+  // under FFTW_ESTIMATE one rank runs as a 1 x 1 slab.
   bool whole_3d = false;
   // A slab (P x 1, unpipelined): stages 0 and 1 are one 2D transform of each x-plane.
   bool slab_2d = false;

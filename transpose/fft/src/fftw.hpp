@@ -27,6 +27,12 @@ auto planning(const Call& call) {
   return call();
 }
 
+// Whether FFTW's plans are its timed ones (measure, patient, exhaustive), or taken from wisdom
+// (FFTW_WISDOM_ONLY, whatever the planner named beside it), rather than its estimated ones.
+inline bool timed_plans(unsigned flags) {
+  return (flags & FFTW_ESTIMATE) == 0 || (flags & FFTW_WISDOM_ONLY) != 0;
+}
+
 template <typename Real>
 struct Fftw;
 
